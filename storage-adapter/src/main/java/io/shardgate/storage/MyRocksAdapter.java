@@ -1,0 +1,24 @@
+package io.shardgate.storage;
+
+import java.util.Map;
+
+/**
+ * MyRocks, the RocksDB (LSM) engine, loaded as MariaDB's {@code ha_rocksdb} plugin. The replica
+ * GTID position is kept in a RocksDB table too ({@code gtid_pos_auto_engines}), so a replica's
+ * position commits atomically with the rows it applies.
+ */
+public final class MyRocksAdapter implements StorageAdapter {
+
+    @Override
+    public Engine engine() {
+        return Engine.ROCKSDB;
+    }
+
+    @Override
+    public Map<String, String> serverOptions() {
+        return Map.of(
+                "plugin_load_add", "ha_rocksdb",
+                "default_storage_engine", "ROCKSDB",
+                "gtid_pos_auto_engines", "ROCKSDB");
+    }
+}
