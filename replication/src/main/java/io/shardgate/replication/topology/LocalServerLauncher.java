@@ -1,0 +1,390 @@
+package io.shardgate.replication.topology;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Runs each node as a local {@code mariadbd} on a free loopback port.
+ *
+ * <p>The data directory is made once per launcher ({@code mariadb-install-db} plus the accounts,
+ * written in bootstrap mode where no binary log exists) and then copied for every node, which is
+ * several times faster than installing each node. Every file lives below the launcher's base
+ * directory; {@link #close()} stops the servers and deletes it.
+ */
+public final class LocalServerLauncher implements ServerLauncher {
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+    private static final List<Path> SEARCH_DIRS = List.of(
+            Path.of("/usr/sbin"), Path.of("/usr/bin"), Path.of("/usr/local/bin"), Path.of("/usr/local/mysql/bin"));
+    private static final String TEMPLATE_LOG_FILE_SIZE = "32M";
+
+    private final Path mariadbd;
+    private final Path installDb;
+    private final Path baseDir;
+    private final boolean runAsRoot;
+    private final List<LocalServer> servers = new CopyOnWriteArrayList<>();
+    private Path template;
+
+    private LocalServerLauncher(Path mariadbd, Path installDb, Path baseDir) {
+        this.mariadbd = mariadbd;
+        this.installDb = installDb;
+        this.baseDir = baseDir;
+        this.runAsRoot = "root".equals(System.getProperty("user.name"));
+    }
+
+    /** A launcher writing below {@code baseDir}, or empty when this machine has no {@code mariadbd}. */
+    public static Optional<LocalServerLauncher> find(Path baseDir) {
+        requireNonNull(baseDir, "baseDir is null");
+        Optional<Path> server = binary("mariadbd");
+        Optional<Path> install = binary("mariadb-install-db");
+        if (server.isEmpty() || install.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new LocalServerLauncher(server.get(), install.get(), baseDir));
+    }
+
+    static Optional<Path> binary(String name) {
+        List<Path> dirs = new ArrayList<>();
+        String path = System.getenv("PATH");
+        if (path != null) {
+            for (String dir : path.split(":")) {
+                if (!dir.isEmpty()) {
+                    dirs.add(Path.of(dir));
+                }
+            }
+        }
+        dirs.addAll(SEARCH_DIRS);
+        return dirs.stream().map(dir -> dir.resolve(name)).filter(Files::isExecutable).findFirst();
+    }
+
+    @Override
+    public String description() {
+        return "local " + mariadbd + " in " + baseDir;
+    }
+
+    @Override
+    public ServerProcess launch(NodeSpec node, Accounts accounts) {
+        Path template = template(accounts);
+        Path nodeDir = baseDir.resolve(node.name());
+        Path dataDir = nodeDir.resolve("data");
+        try {
+            Files.createDirectories(nodeDir);
+            copyTree(template, dataDir);
+        } catch (IOException e) {
+            throw new TopologyException(node.name() + ": cannot prepare data directory " + dataDir, e);
+        }
+        TopologyException last = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            LocalServer server = new LocalServer(node, nodeDir, dataDir, freePort(), accounts);
+            try {
+                server.start();
+                servers.add(server);
+                return server;
+            } catch (TopologyException e) {
+                // Another process may have taken the port between our probe and the bind.
+                if (!server.errorLogTail().contains("Address already in use")) {
+                    throw e;
+                }
+                last = e;
+            }
+        }
+        throw last;
+    }
+
+    @Override
+    public void close() {
+        List<Thread> stoppers = new ArrayList<>();
+        for (LocalServer server : servers) {
+            Thread stopper = new Thread(() -> server.stop(Duration.ofSeconds(30)), "stop-" + server.node.name());
+            stopper.start();
+            stoppers.add(stopper);
+        }
+        for (Thread stopper : stoppers) {
+            try {
+                stopper.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        servers.clear();
+    }
+
+    private synchronized Path template(Accounts accounts) {
+        if (template != null) {
+            return template;
+        }
+        Path dir = baseDir.resolve("template");
+        try {
+            Files.createDirectories(baseDir);
+            List<String> install = new ArrayList<>(List.of(installDb.toString(), "--no-defaults",
+                    "--datadir=" + dir, "--auth-root-authentication-method=normal", "--skip-test-db",
+                    "--innodb-log-file-size=" + TEMPLATE_LOG_FILE_SIZE));
+            if (runAsRoot) {
+                install.add("--user=root");
+            }
+            run(install, null, baseDir.resolve("install-db.log"));
+            List<String> bootstrap = new ArrayList<>(List.of(mariadbd.toString(), "--no-defaults",
+                    "--datadir=" + dir, "--bootstrap", "--skip-log-bin",
+                    "--innodb-log-file-size=" + TEMPLATE_LOG_FILE_SIZE,
+                    "--log-error=" + baseDir.resolve("bootstrap.log")));
+            if (runAsRoot) {
+                bootstrap.add("--user=root");
+            }
+            run(bootstrap, "FLUSH PRIVILEGES;\n" + accounts.createSql(), baseDir.resolve("bootstrap.out"));
+        } catch (IOException e) {
+            throw new TopologyException("cannot create the data directory template in " + dir, e);
+        }
+        template = dir;
+        return dir;
+    }
+
+    private static void run(List<String> command, String stdin, Path log) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        if (stdin == null) {
+            builder.redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+        }
+        Process process = builder.start();
+        if (stdin != null) {
+            try (var in = process.getOutputStream()) {
+                in.write(stdin.getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        try {
+            if (!process.waitFor(120, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IOException(command.get(0) + " did not finish within 120 s; see " + log);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+            throw new IOException("interrupted running " + command.get(0), e);
+        }
+        if (process.exitValue() != 0) {
+            throw new IOException(command.get(0) + " exited with " + process.exitValue() + ": "
+                    + tail(log, 15));
+        }
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> paths = Files.walk(from)) {
+            for (Path source : (Iterable<Path>) paths::iterator) {
+                Path target = to.resolve(from.relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(source, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+
+    /** A free loopback port, never 3306 (the system MariaDB's). */
+    static int freePort() {
+        for (int i = 0; i < 20; i++) {
+            try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                int port = socket.getLocalPort();
+                if (port != 3306) {
+                    return port;
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot find a free loopback port", e);
+            }
+        }
+        throw new TopologyException("no free loopback port found");
+    }
+
+    static String tail(Path file, int lines) {
+        try {
+            List<String> all = Files.readAllLines(file, StandardCharsets.UTF_8);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException e) {
+            return "(no " + file + ")";
+        }
+    }
+
+    /** One node's mariadbd. The config file path is the marker that identifies its process. */
+    private final class LocalServer implements ServerProcess {
+        private final NodeSpec node;
+        private final Path dataDir;
+        private final Path configFile;
+        private final Path errorLog;
+        private final Path outputLog;
+        private final int port;
+        private final Accounts accounts;
+        private volatile Process process;
+
+        LocalServer(NodeSpec node, Path nodeDir, Path dataDir, int port, Accounts accounts) {
+            this.node = node;
+            this.dataDir = dataDir;
+            this.configFile = nodeDir.resolve("my.cnf");
+            this.errorLog = nodeDir.resolve("error.log");
+            this.outputLog = nodeDir.resolve("mariadbd.out");
+            this.port = port;
+            this.accounts = accounts;
+        }
+
+        String errorLogTail() {
+            return tail(errorLog, 20);
+        }
+
+        private void writeConfig() throws IOException {
+            StringBuilder cnf = new StringBuilder("[mariadbd]\n");
+            Path nodeDir = configFile.getParent();
+            cnf.append("datadir=").append(dataDir).append('\n')
+                    .append("port=").append(port).append('\n')
+                    .append("bind_address=127.0.0.1\n")
+                    .append("socket=").append(nodeDir.resolve("mariadbd.sock")).append('\n')
+                    .append("pid_file=").append(nodeDir.resolve("mariadbd.pid")).append('\n')
+                    .append("log_error=").append(errorLog).append('\n');
+            if (runAsRoot) {
+                cnf.append("user=root\n");
+            }
+            for (Map.Entry<String, String> option : node.options().entrySet()) {
+                cnf.append(option.getKey());
+                if (!option.getValue().isEmpty()) {
+                    cnf.append('=').append(option.getValue());
+                }
+                cnf.append('\n');
+            }
+            Files.writeString(configFile, cnf.toString(), StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public synchronized void start() {
+            if (process != null && process.isAlive()) {
+                return;
+            }
+            try {
+                writeConfig();
+                List<String> command = new ArrayList<>();
+                // Own session: a Ctrl-C on the terminal reaches the JVM, which stops servers in order.
+                binary("setsid").ifPresent(setsid -> command.add(setsid.toString()));
+                command.add(mariadbd.toString());
+                command.add("--defaults-file=" + configFile);
+                process = new ProcessBuilder(command)
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.appendTo(outputLog.toFile()))
+                        .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+                        .start();
+            } catch (IOException e) {
+                throw new TopologyException(node.name() + ": cannot start " + mariadbd, e);
+            }
+            Process started = process;
+            boolean ready = Poll.until(READY_TIMEOUT, () -> !started.isAlive()
+                    || Jdbc.accepts(host(), port, accounts.user(), accounts.password()));
+            if (!started.isAlive()) {
+                throw new TopologyException(node.name() + ": mariadbd exited with " + started.exitValue()
+                        + " before accepting connections; error log " + errorLog + ":\n" + errorLogTail());
+            }
+            if (!ready) {
+                stop(Duration.ofSeconds(5));
+                throw new TopologyException(node.name() + ": mariadbd did not accept connections on port " + port
+                        + " within " + READY_TIMEOUT.toSeconds() + " s; error log " + errorLog + ":\n"
+                        + errorLogTail());
+            }
+        }
+
+        @Override
+        public String host() {
+            return "127.0.0.1";
+        }
+
+        @Override
+        public int port() {
+            return port;
+        }
+
+        @Override
+        public String replicationHost() {
+            return host();
+        }
+
+        @Override
+        public int replicationPort() {
+            return port;
+        }
+
+        @Override
+        public long pid() {
+            Process current = process;
+            return current == null ? -1 : current.pid();
+        }
+
+        @Override
+        public boolean isAlive() {
+            Process current = process;
+            return current != null && current.isAlive();
+        }
+
+        @Override
+        public void kill() {
+            Process current = process;
+            if (current == null || !current.isAlive()) {
+                return;
+            }
+            thawQuietly(current);
+            current.destroyForcibly();
+            awaitExit(current, Duration.ofSeconds(30));
+        }
+
+        @Override
+        public void stop(Duration timeout) {
+            Process current = process;
+            if (current == null || !current.isAlive()) {
+                return;
+            }
+            thawQuietly(current);
+            current.destroy();
+            if (!awaitExit(current, timeout)) {
+                current.destroyForcibly();
+                awaitExit(current, Duration.ofSeconds(30));
+            }
+        }
+
+        @Override
+        public void freeze() {
+            ProcessSignals.send(pid(), "STOP", configFile.toString());
+        }
+
+        @Override
+        public void thaw() {
+            ProcessSignals.send(pid(), "CONT", configFile.toString());
+        }
+
+        /** A frozen server cannot act on SIGTERM, so wake it first. */
+        private void thawQuietly(Process current) {
+            if (ProcessSignals.isOurs(current.pid(), configFile.toString())) {
+                try {
+                    ProcessSignals.send(current.pid(), "CONT", configFile.toString());
+                } catch (TopologyException ignored) {
+                    // It exited in between: nothing to wake.
+                }
+            }
+        }
+
+        private boolean awaitExit(Process current, Duration timeout) {
+            try {
+                return current.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+    }
+}

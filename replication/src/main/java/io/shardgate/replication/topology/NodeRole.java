@@ -1,0 +1,5 @@
+package io.shardgate.replication.topology;
+
+public enum NodeRole {
+    PRIMARY, REPLICA
+}
