@@ -1,0 +1,141 @@
+package io.shardgate.proxy.config;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.shardgate.storage.Engine;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/** Reads and validates the YAML config; every error names its key. */
+public final class ConfigLoader {
+    public static final String DEFAULT_SERVER_VERSION = "10.11.19-MariaDB-shardgate";
+
+    private final ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+
+    public ShardgateConfig load(Path file) {
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (IOException e) {
+            throw new ConfigException(file + ": cannot read (" + e.getMessage() + ")");
+        }
+        return parse(text);
+    }
+
+    public ShardgateConfig parse(String text) {
+        JsonNode tree;
+        try {
+            tree = yaml.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new ConfigException("config: not valid YAML: " + e.getOriginalMessage()
+                    + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr()));
+        }
+        ConfigNode root = new ConfigNode(tree, "");
+        if (root.isMissing()) {
+            throw new ConfigException("config: the file is empty");
+        }
+        root.requireObject(Set.of("listen", "admin", "server_version", "users", "backend_user", "shards"));
+        return new ShardgateConfig(
+                listen(root.get("listen"), 3307),
+                admin(root.get("admin")),
+                root.get("server_version").optionalString().orElse(DEFAULT_SERVER_VERSION),
+                users(root.get("users")),
+                backendUser(root.get("backend_user")),
+                shards(root.get("shards")));
+    }
+
+    private static HostPort listen(ConfigNode node, int defaultPort) {
+        node.requireObject(Set.of("host", "port"));
+        return hostAndPort(node, defaultPort);
+    }
+
+    private static HostPort hostAndPort(ConfigNode node, int defaultPort) {
+        String host = node.get("host").optionalString().orElse("127.0.0.1");
+        return new HostPort(host, node.get("port").intValue(defaultPort, 1, 65535));
+    }
+
+    private static ShardgateConfig.AdminConfig admin(ConfigNode node) {
+        node.requireObject(Set.of("host", "port", "token"));
+        HostPort listen = hostAndPort(node, 8307);
+        String token = node.get("token").requiredString();
+        if (token.length() < 8) {
+            throw node.get("token").error("must be at least 8 characters");
+        }
+        return new ShardgateConfig.AdminConfig(listen, token);
+    }
+
+    private static List<UserConfig> users(ConfigNode node) {
+        List<UserConfig> users = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (ConfigNode user : node.elements()) {
+            user.requireObject(Set.of("name", "password", "password_hash", "require_tls"));
+            String name = user.get("name").requiredString();
+            if (!names.add(name)) {
+                throw user.get("name").error("user '" + name + "' appears twice");
+            }
+            boolean requireTls = user.get("require_tls").booleanValue(false);
+            ConfigNode password = user.get("password");
+            ConfigNode hash = user.get("password_hash");
+            if (password.isMissing() == hash.isMissing()) {
+                throw user.error("give exactly one of password and password_hash");
+            }
+            if (!password.isMissing()) {
+                users.add(UserConfig.withPassword(name, password.requiredString(), requireTls));
+            } else {
+                try {
+                    users.add(UserConfig.withNativeHash(name, hash.requiredString(), requireTls));
+                } catch (IllegalArgumentException e) {
+                    throw hash.error(e.getMessage());
+                }
+            }
+        }
+        if (users.isEmpty()) {
+            throw node.error("at least one user is required");
+        }
+        return users;
+    }
+
+    private static ShardgateConfig.BackendUser backendUser(ConfigNode node) {
+        if (node.isMissing()) {
+            throw node.error("is required");
+        }
+        node.requireObject(Set.of("name", "password"));
+        return new ShardgateConfig.BackendUser(node.get("name").requiredString(),
+                node.get("password").optionalString().orElse(""));
+    }
+
+    private static List<ShardConfig> shards(ConfigNode node) {
+        List<ShardConfig> shards = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (ConfigNode shard : node.elements()) {
+            shard.requireObject(Set.of("name", "engine", "primary", "replicas"));
+            String name = shard.get("name").requiredString();
+            if (!names.add(name)) {
+                throw shard.get("name").error("shard '" + name + "' appears twice");
+            }
+            Engine engine;
+            try {
+                engine = Engine.fromConfigName(shard.get("engine").optionalString().orElse("innodb"));
+            } catch (IllegalArgumentException e) {
+                throw shard.get("engine").error(e.getMessage());
+            }
+            List<HostPort> replicas = new ArrayList<>();
+            for (ConfigNode replica : shard.get("replicas").elements()) {
+                replicas.add(HostPort.parse(replica));
+            }
+            shards.add(new ShardConfig(name, engine, HostPort.parse(shard.get("primary")), replicas));
+        }
+        if (shards.isEmpty()) {
+            throw node.error("at least one shard is required");
+        }
+        return shards;
+    }
+}

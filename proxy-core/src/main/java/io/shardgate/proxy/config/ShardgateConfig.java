@@ -1,0 +1,46 @@
+package io.shardgate.proxy.config;
+
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The whole proxy configuration, validated. See docs/configuration.md for every key.
+ *
+ * @param listen        where clients connect
+ * @param admin         the admin HTTP API
+ * @param serverVersion the version string sent in the handshake
+ * @param users         client accounts
+ * @param backendUser   the account Shardgate connects to every backend with
+ * @param shards        the shards, in config order
+ */
+public record ShardgateConfig(HostPort listen, AdminConfig admin, String serverVersion, List<UserConfig> users,
+                              BackendUser backendUser, List<ShardConfig> shards) {
+    public ShardgateConfig {
+        requireNonNull(listen, "listen is null");
+        requireNonNull(admin, "admin is null");
+        requireNonNull(serverVersion, "serverVersion is null");
+        users = List.copyOf(requireNonNull(users, "users is null"));
+        requireNonNull(backendUser, "backendUser is null");
+        shards = List.copyOf(requireNonNull(shards, "shards is null"));
+    }
+
+    public record AdminConfig(HostPort listen, String token) {
+        public AdminConfig {
+            requireNonNull(listen, "listen is null");
+            requireNonNull(token, "token is null");
+        }
+    }
+
+    public record BackendUser(String name, String password) {
+        public BackendUser {
+            requireNonNull(name, "name is null");
+            requireNonNull(password, "password is null");
+        }
+
+        @Override
+        public String toString() {
+            return "BackendUser[" + name + "]";
+        }
+    }
+}

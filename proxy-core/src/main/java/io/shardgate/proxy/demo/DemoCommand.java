@@ -1,0 +1,98 @@
+package io.shardgate.proxy.demo;
+
+import io.shardgate.replication.topology.Node;
+import io.shardgate.replication.topology.Shard;
+import io.shardgate.replication.topology.Topology;
+import io.shardgate.replication.topology.TopologySpec;
+import io.shardgate.storage.Engine;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code shardgate demo}: two shards on local MariaDB servers, {@code s0} on InnoDB and
+ * {@code s1} on MyRocks, one primary and one replica each. It runs until Ctrl-C or SIGTERM,
+ * then stops every server it started.
+ */
+public final class DemoCommand {
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public DemoCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    public int run(List<String> args) {
+        if (!args.isEmpty()) {
+            throw new IllegalArgumentException("demo takes no options");
+        }
+        out.println("Starting the demo topology: s0 (InnoDB) and s1 (MyRocks), a primary and a replica each...");
+        long started = System.nanoTime();
+        Topology topology = Topology.start(TopologySpec.builder()
+                .shard("s0", Engine.INNODB, 1)
+                .shard("s1", Engine.ROCKSDB, 1)
+                .build());
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            out.println("Stopping the demo...");
+            topology.close();
+            out.println("Demo stopped; every server it started has exited.");
+            stopped.countDown();
+        }, "shardgate-demo-stop"));
+        Path config = writeConfig(topology);
+        out.printf("Topology up in %.1f s (%s):%n", (System.nanoTime() - started) / 1e9, topology.launcherDescription());
+        for (Shard shard : topology.shards()) {
+            print(shard.primary());
+            shard.replicas().forEach(this::print);
+        }
+        out.println("Proxy config: " + config);
+        out.println("Backends: mariadb -h127.0.0.1 -P" + topology.shard("s0").primary().port()
+                + " -u" + topology.accounts().user() + " -p" + topology.accounts().password());
+        out.println("Ready. Press Ctrl-C to stop.");
+        out.flush();
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
+    }
+
+    private void print(Node node) {
+        out.printf("  %-13s %-8s %-16s server_id %d  pid %d%n", node.name(), node.engine().configName(),
+                node.address(), node.serverId(), node.pid());
+    }
+
+    private static Path writeConfig(Topology topology) {
+        StringBuilder yaml = new StringBuilder()
+                .append("listen: { host: 127.0.0.1, port: 3307 }\n")
+                .append("admin:  { host: 127.0.0.1, port: 8307, token: change-me }\n")
+                .append("users:\n  - { name: app, password: app }\n")
+                .append("backend_user: { name: ").append(topology.accounts().user())
+                .append(", password: \"").append(topology.accounts().password()).append("\" }\n")
+                .append("shards:\n");
+        for (Shard shard : topology.shards()) {
+            yaml.append("  - name: ").append(shard.name()).append('\n')
+                    .append("    engine: ").append(shard.engine().configName()).append('\n')
+                    .append("    primary: ").append(shard.primary().address()).append('\n')
+                    .append("    replicas: [");
+            for (int i = 0; i < shard.replicas().size(); i++) {
+                yaml.append(i == 0 ? "" : ", ").append(shard.replica(i).address());
+            }
+            yaml.append("]\n");
+        }
+        Path file = topology.baseDir().resolve("shardgate.yaml");
+        try {
+            Files.writeString(file, yaml.toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return file;
+    }
+}

@@ -1,0 +1,91 @@
+package io.shardgate.proxy.config;
+
+import io.shardgate.storage.Engine;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ConfigLoaderTest {
+    private static final String MINIMAL = """
+            admin: { token: change-me }
+            users:
+              - { name: app, password: app }
+            backend_user: { name: shardgate, password: secret }
+            shards:
+              - name: s0
+                primary: 127.0.0.1:24001
+            """;
+
+    private final ConfigLoader loader = new ConfigLoader();
+
+    @Test
+    void defaults() {
+        ShardgateConfig config = loader.parse(MINIMAL);
+        assertThat(config.listen()).isEqualTo(new HostPort("127.0.0.1", 3307));
+        assertThat(config.admin().listen()).isEqualTo(new HostPort("127.0.0.1", 8307));
+        assertThat(config.serverVersion()).isEqualTo("10.11.19-MariaDB-shardgate");
+        assertThat(config.shards().get(0).engine()).isEqualTo(Engine.INNODB);
+        assertThat(config.shards().get(0).replicas()).isEmpty();
+        assertThat(config.users().get(0).requireTls()).isFalse();
+    }
+
+    @Test
+    void mapsEveryKey() throws Exception {
+        ShardgateConfig config = loader.parse("""
+                listen: { host: 0.0.0.0, port: 4000 }
+                admin:  { host: 127.0.0.2, port: 9000, token: long-enough-token }
+                server_version: 8.0.36-shardgate
+                users:
+                  - { name: app, password: app, require_tls: true }
+                  - { name: ro, password_hash: "*6BB4837EB74329105EE4568DDA7DC67ED2CA2AD9" }
+                backend_user: { name: shardgate, password: secret }
+                shards:
+                  - name: s1
+                    engine: rocksdb
+                    primary: 127.0.0.1:24001
+                    replicas: [127.0.0.1:24002, "127.0.0.1:24003"]
+                """);
+        assertThat(config.listen()).isEqualTo(new HostPort("0.0.0.0", 4000));
+        assertThat(config.admin().listen()).isEqualTo(new HostPort("127.0.0.2", 9000));
+        assertThat(config.admin().token()).isEqualTo("long-enough-token");
+        assertThat(config.serverVersion()).isEqualTo("8.0.36-shardgate");
+        assertThat(config.backendUser().name()).isEqualTo("shardgate");
+        ShardConfig shard = config.shards().get(0);
+        assertThat(shard.engine()).isEqualTo(Engine.ROCKSDB);
+        assertThat(shard.replicas()).containsExactly(new HostPort("127.0.0.1", 24002), new HostPort("127.0.0.1", 24003));
+        UserConfig app = config.users().get(0);
+        assertThat(app.requireTls()).isTrue();
+        byte[] stage1 = MessageDigest.getInstance("SHA-1").digest("app".getBytes(StandardCharsets.UTF_8));
+        assertThat(app.nativeStage2()).isEqualTo(MessageDigest.getInstance("SHA-1").digest(stage1));
+        assertThat(app.sha256Stage2()).isPresent();
+        UserConfig ro = config.users().get(1);
+        // PASSWORD('123456') in MariaDB
+        assertThat(ro.nativeStage2()).hasSize(20);
+        assertThat(ro.sha256Stage2()).isEmpty();
+    }
+
+    @Test
+    void errorsNameTheKey() {
+        assertThatThrownBy(() -> loader.parse(MINIMAL + "lsten: { port: 1 }\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("lsten: unknown key (expected one of: admin, backend_user, listen,");
+        assertThatThrownBy(() -> loader.parse(MINIMAL.replace("127.0.0.1:24001", "localhost")))
+                .hasMessage("shards[0].primary: expected HOST:PORT, got 'localhost'");
+        assertThatThrownBy(() -> loader.parse(MINIMAL.replace("name: s0", "name: s0\n    engine: myisam")))
+                .hasMessage("shards[0].engine: unknown engine 'myisam' (expected one of: innodb, rocksdb)");
+        assertThatThrownBy(() -> loader.parse(MINIMAL.replace("{ token: change-me }", "{ token: change-me, port: 70000 }")))
+                .hasMessage("admin.port: 70000 is out of range (expected: 1..65535)");
+        assertThatThrownBy(() -> loader.parse(MINIMAL.replace("{ name: app, password: app }", "{ name: app }")))
+                .hasMessage("users[0]: give exactly one of password and password_hash");
+        assertThatThrownBy(() -> loader.parse(MINIMAL.replace("admin: { token: change-me }\n", "")))
+                .hasMessage("admin.token: is required");
+        assertThatThrownBy(() -> loader.parse("listen: [1, 2]\n"))
+                .hasMessage("listen: expected a mapping");
+        assertThatThrownBy(() -> loader.parse("a: [\n"))
+                .hasMessageStartingWith("config: not valid YAML");
+    }
+}
