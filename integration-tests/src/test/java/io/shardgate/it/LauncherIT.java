@@ -1,0 +1,120 @@
+package io.shardgate.it;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The {@code ./shardgate} launcher as a user runs it. */
+class LauncherIT {
+    private static final Path HOME = Path.of(System.getProperty("shardgate.home", "..")).toAbsolutePath().normalize();
+    private static final Path JAR = HOME.resolve("proxy-core/target/shardgate.jar");
+    private static final Pattern PID = Pattern.compile("\\bpid (\\d+)");
+    private static final Pattern DIR = Pattern.compile("in (/\\S+shardgate-topology-\\d+)\\)");
+
+    @Test
+    void noOrUnknownArgumentsPrintUsageAndFail() throws Exception {
+        Result none = run(List.of());
+        assertThat(none.status).isNotZero();
+        assertThat(none.output).contains("usage: ./shardgate <command>");
+        Result unknown = run(List.of("frobnicate"));
+        assertThat(unknown.status).isNotZero();
+        assertThat(unknown.output).contains("unknown command 'frobnicate'").contains("usage:");
+    }
+
+    @Test
+    void demoStartsAndStopsCleanlyTwiceInARow() throws Exception {
+        assertThat(JAR).as("the reactor built the runnable jar before this module").exists();
+        demoOnce("INT");
+        demoOnce("TERM");
+    }
+
+    private void demoOnce(String signal) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(HOME.resolve("shardgate").toString(), "demo")
+                .redirectErrorStream(true);
+        builder.environment().put("SHARDGATE_JAR", JAR.toString());
+        Process demo = builder.start();
+        List<String> lines = new ArrayList<>();
+        CompletableFuture<Boolean> ready = new CompletableFuture<>();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(demo.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    synchronized (lines) {
+                        lines.add(line);
+                    }
+                    if (line.startsWith("Ready.")) {
+                        ready.complete(true);
+                    }
+                }
+            } catch (IOException ignored) {
+                // The process ended.
+            }
+            ready.complete(false);
+        }, "demo-output");
+        reader.start();
+        boolean started = ready.get(120, TimeUnit.SECONDS);
+        List<Long> pids = new ArrayList<>();
+        String topologyDir = null;
+        synchronized (lines) {
+            assertThat(started).as("demo printed Ready; output:\n" + String.join("\n", lines)).isTrue();
+            for (String line : lines) {
+                Matcher pid = PID.matcher(line);
+                if (pid.find()) {
+                    pids.add(Long.parseLong(pid.group(1)));
+                }
+                Matcher dir = DIR.matcher(line);
+                if (dir.find()) {
+                    topologyDir = dir.group(1);
+                }
+            }
+        }
+        assertThat(pids).as("one pid per server: 2 shards x 2 nodes").hasSize(4);
+        for (long pid : pids) {
+            assertThat(commandLine(pid)).contains("mariadbd").contains(topologyDir);
+        }
+
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(demo.pid())).start();
+        assertThat(kill.waitFor()).isZero();
+        assertThat(demo.waitFor(90, TimeUnit.SECONDS)).as("demo exits after SIG" + signal).isTrue();
+        reader.join(10_000);
+        synchronized (lines) {
+            assertThat(lines).anyMatch(line -> line.startsWith("Demo stopped"));
+        }
+        for (long pid : pids) {
+            assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                    .as("mariadbd pid " + pid + " is gone").isFalse();
+        }
+        assertThat(Path.of(topologyDir)).doesNotExist();
+    }
+
+    private static String commandLine(long pid) throws IOException {
+        return new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline")), StandardCharsets.UTF_8)
+                .replace('\0', ' ');
+    }
+
+    private record Result(int status, String output) {
+    }
+
+    private static Result run(List<String> args) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(HOME.resolve("shardgate").toString());
+        command.addAll(args);
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        return new Result(process.exitValue(), output);
+    }
+}
