@@ -6,15 +6,14 @@ import io.shardgate.proxy.config.ShardgateConfig;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 
-/** {@code shardgate run --config FILE}. */
+/** {@code shardgate run --config FILE}: serves until SIGTERM or Ctrl-C. */
 final class RunCommand {
     private final PrintStream out;
-    private final PrintStream err;
 
     RunCommand(PrintStream out, PrintStream err) {
         this.out = out;
-        this.err = err;
     }
 
     int run(List<String> args) {
@@ -24,9 +23,20 @@ final class RunCommand {
             throw new Main.UsageException("--config FILE is required");
         }
         ShardgateConfig config = new ConfigLoader().load(Path.of(file));
-        out.println("Config " + file + " is valid: " + config.shards().size() + " shard(s), "
-                + config.users().size() + " user(s).");
-        err.println("shardgate run: the proxy server is not built yet (issue: protocol front end)");
-        return 1;
+        ShardgateProxy proxy = ProxyLauncher.start(config);
+        out.println("Shardgate listening on " + config.listen().host() + ":" + proxy.port() + " ("
+                + proxy.transportName() + "), admin on " + config.admin().listen().host() + ":" + proxy.adminPort());
+        out.flush();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            proxy.close();
+            stopped.countDown();
+        }, "shardgate-stop"));
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
     }
 }

@@ -9,9 +9,11 @@ import io.shardgate.storage.Engine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /** Reads and validates the YAML config; every error names its key. */
@@ -42,14 +44,48 @@ public final class ConfigLoader {
         if (root.isMissing()) {
             throw new ConfigException("config: the file is empty");
         }
-        root.requireObject(Set.of("listen", "admin", "server_version", "users", "backend_user", "shards"));
+        root.requireObject(Set.of("listen", "admin", "server_version", "users", "backend_user", "shards", "limits",
+                "tls", "allow_local_infile"));
         return new ShardgateConfig(
                 listen(root.get("listen"), 3307),
                 admin(root.get("admin")),
                 root.get("server_version").optionalString().orElse(DEFAULT_SERVER_VERSION),
                 users(root.get("users")),
                 backendUser(root.get("backend_user")),
-                shards(root.get("shards")));
+                shards(root.get("shards")),
+                limits(root.get("limits")),
+                tls(root.get("tls")),
+                root.get("allow_local_infile").booleanValue(false));
+    }
+
+    private static LimitsConfig limits(ConfigNode node) {
+        node.requireObject(Set.of("max_client_connections", "max_backend_connections", "backend_acquire_timeout_ms",
+                "backend_connect_timeout_ms", "handshake_timeout_ms", "idle_timeout_s", "max_allowed_packet"));
+        LimitsConfig d = LimitsConfig.DEFAULTS;
+        return new LimitsConfig(
+                node.get("max_client_connections").intValue(d.maxClientConnections(), 1, 1_000_000),
+                node.get("max_backend_connections").intValue(d.maxBackendConnections(), 1, 100_000),
+                Duration.ofMillis(node.get("backend_acquire_timeout_ms").longValue(d.backendAcquireTimeout().toMillis(), 1, 3_600_000)),
+                Duration.ofMillis(node.get("backend_connect_timeout_ms").longValue(d.backendConnectTimeout().toMillis(), 1, 600_000)),
+                Duration.ofMillis(node.get("handshake_timeout_ms").longValue(d.handshakeTimeout().toMillis(), 1, 600_000)),
+                Duration.ofSeconds(node.get("idle_timeout_s").longValue(d.idleTimeout().toSeconds(), 1, 31_536_000)),
+                node.get("max_allowed_packet").longValue(d.maxAllowedPacket(), 1024, 1L << 30));
+    }
+
+    private static TlsConfig tls(ConfigNode node) {
+        node.requireObject(Set.of("cert", "key"));
+        Optional<Path> cert = node.get("cert").optionalString().map(Path::of);
+        Optional<Path> key = node.get("key").optionalString().map(Path::of);
+        if (cert.isPresent() != key.isPresent()) {
+            throw node.error("give both cert and key, or neither for a self-signed pair");
+        }
+        for (String name : new String[] {"cert", "key"}) {
+            Optional<Path> file = node.get(name).optionalString().map(Path::of);
+            if (file.isPresent() && !Files.isReadable(file.get())) {
+                throw node.get(name).error("cannot read " + file.get());
+            }
+        }
+        return new TlsConfig(cert, key);
     }
 
     private static HostPort listen(ConfigNode node, int defaultPort) {
@@ -59,7 +95,8 @@ public final class ConfigLoader {
 
     private static HostPort hostAndPort(ConfigNode node, int defaultPort) {
         String host = node.get("host").optionalString().orElse("127.0.0.1");
-        return new HostPort(host, node.get("port").intValue(defaultPort, 1, 65535));
+        // Port 0 listens on any free port (the chosen one is printed at startup).
+        return new HostPort(host, node.get("port").intValue(defaultPort, 0, 65535));
     }
 
     private static ShardgateConfig.AdminConfig admin(ConfigNode node) {

@@ -6,8 +6,8 @@ public record HostPort(String host, int port) {
         if (host == null || host.isBlank()) {
             throw new IllegalArgumentException("host is empty");
         }
-        if (port < 1 || port > 65535) {
-            throw new IllegalArgumentException("port " + port + " is out of range (expected: 1..65535)");
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port " + port + " is out of range (expected: 0..65535)");
         }
     }
 
@@ -18,7 +18,11 @@ public record HostPort(String host, int port) {
             throw node.error("expected HOST:PORT, got '" + text + "'");
         }
         try {
-            return new HostPort(text.substring(0, colon), Integer.parseInt(text.substring(colon + 1)));
+            HostPort address = new HostPort(text.substring(0, colon), Integer.parseInt(text.substring(colon + 1)));
+            if (address.port() == 0) {
+                throw new IllegalArgumentException("port 0 is not a server address");
+            }
+            return address;
         } catch (IllegalArgumentException e) {
             throw node.error("expected HOST:PORT, got '" + text + "' (" + e.getMessage() + ")");
         }

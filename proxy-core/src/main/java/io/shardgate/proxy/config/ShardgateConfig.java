@@ -13,9 +13,13 @@ import static java.util.Objects.requireNonNull;
  * @param users         client accounts
  * @param backendUser   the account Shardgate connects to every backend with
  * @param shards        the shards, in config order
+ * @param limits        resource limits
+ * @param tls           client TLS material
+ * @param allowLocalInfile whether LOAD DATA LOCAL INFILE is offered to clients
  */
 public record ShardgateConfig(HostPort listen, AdminConfig admin, String serverVersion, List<UserConfig> users,
-                              BackendUser backendUser, List<ShardConfig> shards) {
+                              BackendUser backendUser, List<ShardConfig> shards, LimitsConfig limits, TlsConfig tls,
+                              boolean allowLocalInfile) {
     public ShardgateConfig {
         requireNonNull(listen, "listen is null");
         requireNonNull(admin, "admin is null");
@@ -23,6 +27,8 @@ public record ShardgateConfig(HostPort listen, AdminConfig admin, String serverV
         users = List.copyOf(requireNonNull(users, "users is null"));
         requireNonNull(backendUser, "backendUser is null");
         shards = List.copyOf(requireNonNull(shards, "shards is null"));
+        requireNonNull(limits, "limits is null");
+        requireNonNull(tls, "tls is null");
     }
 
     public record AdminConfig(HostPort listen, String token) {

@@ -1,5 +1,9 @@
 package io.shardgate.proxy.demo;
 
+import io.shardgate.proxy.ProxyLauncher;
+import io.shardgate.proxy.ShardgateProxy;
+import io.shardgate.proxy.config.ConfigException;
+import io.shardgate.proxy.config.ConfigLoader;
 import io.shardgate.replication.topology.Node;
 import io.shardgate.replication.topology.Shard;
 import io.shardgate.replication.topology.Topology;
@@ -39,8 +43,12 @@ public final class DemoCommand {
                 .shard("s1", Engine.ROCKSDB, 1)
                 .build());
         CountDownLatch stopped = new CountDownLatch(1);
+        ShardgateProxy[] proxy = new ShardgateProxy[1];
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             out.println("Stopping the demo...");
+            if (proxy[0] != null) {
+                proxy[0].close();
+            }
             topology.close();
             out.println("Demo stopped; every server it started has exited.");
             stopped.countDown();
@@ -52,8 +60,15 @@ public final class DemoCommand {
             shard.replicas().forEach(this::print);
         }
         out.println("Proxy config: " + config);
-        out.println("Backends: mariadb -h127.0.0.1 -P" + topology.shard("s0").primary().port()
-                + " -u" + topology.accounts().user() + " -p" + topology.accounts().password());
+        try {
+            proxy[0] = ProxyLauncher.start(new ConfigLoader().load(config));
+        } catch (ConfigException e) {
+            topology.close();
+            throw e;
+        }
+        out.println("Shardgate listening on 127.0.0.1:" + proxy[0].port() + ", admin API on 127.0.0.1:"
+                + proxy[0].adminPort() + " (token change-me)");
+        out.println("Connect: mariadb -h127.0.0.1 -P" + proxy[0].port() + " -uapp -papp");
         out.println("Ready. Press Ctrl-C to stop.");
         out.flush();
         try {

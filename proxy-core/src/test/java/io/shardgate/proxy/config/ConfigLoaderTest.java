@@ -31,6 +31,10 @@ class ConfigLoaderTest {
         assertThat(config.shards().get(0).engine()).isEqualTo(Engine.INNODB);
         assertThat(config.shards().get(0).replicas()).isEmpty();
         assertThat(config.users().get(0).requireTls()).isFalse();
+        assertThat(config.limits()).isEqualTo(LimitsConfig.DEFAULTS);
+        assertThat(config.limits().maxAllowedPacket()).isEqualTo(64L * 1024 * 1024);
+        assertThat(config.tls()).isEqualTo(TlsConfig.SELF_SIGNED);
+        assertThat(config.allowLocalInfile()).isFalse();
     }
 
     @Test
@@ -48,7 +52,19 @@ class ConfigLoaderTest {
                     engine: rocksdb
                     primary: 127.0.0.1:24001
                     replicas: [127.0.0.1:24002, "127.0.0.1:24003"]
+                limits:
+                  max_client_connections: 10
+                  max_backend_connections: 3
+                  backend_acquire_timeout_ms: 250
+                  backend_connect_timeout_ms: 300
+                  handshake_timeout_ms: 400
+                  idle_timeout_s: 60
+                  max_allowed_packet: 2048
+                allow_local_infile: true
                 """);
+        assertThat(config.limits()).isEqualTo(new LimitsConfig(10, 3, java.time.Duration.ofMillis(250),
+                java.time.Duration.ofMillis(300), java.time.Duration.ofMillis(400), java.time.Duration.ofSeconds(60), 2048));
+        assertThat(config.allowLocalInfile()).isTrue();
         assertThat(config.listen()).isEqualTo(new HostPort("0.0.0.0", 4000));
         assertThat(config.admin().listen()).isEqualTo(new HostPort("127.0.0.2", 9000));
         assertThat(config.admin().token()).isEqualTo("long-enough-token");
@@ -78,13 +94,17 @@ class ConfigLoaderTest {
         assertThatThrownBy(() -> loader.parse(MINIMAL.replace("name: s0", "name: s0\n    engine: myisam")))
                 .hasMessage("shards[0].engine: unknown engine 'myisam' (expected one of: innodb, rocksdb)");
         assertThatThrownBy(() -> loader.parse(MINIMAL.replace("{ token: change-me }", "{ token: change-me, port: 70000 }")))
-                .hasMessage("admin.port: 70000 is out of range (expected: 1..65535)");
+                .hasMessage("admin.port: 70000 is out of range (expected: 0..65535)");
         assertThatThrownBy(() -> loader.parse(MINIMAL.replace("{ name: app, password: app }", "{ name: app }")))
                 .hasMessage("users[0]: give exactly one of password and password_hash");
         assertThatThrownBy(() -> loader.parse(MINIMAL.replace("admin: { token: change-me }\n", "")))
                 .hasMessage("admin.token: is required");
         assertThatThrownBy(() -> loader.parse("listen: [1, 2]\n"))
                 .hasMessage("listen: expected a mapping");
+        assertThatThrownBy(() -> loader.parse(MINIMAL + "limits: { max_allowed_packet: 12 }\n"))
+                .hasMessage("limits.max_allowed_packet: 12 is out of range (expected: 1024..1073741824)");
+        assertThatThrownBy(() -> loader.parse(MINIMAL + "tls: { cert: /nonexistent.pem }\n"))
+                .hasMessage("tls: give both cert and key, or neither for a self-signed pair");
         assertThatThrownBy(() -> loader.parse("a: [\n"))
                 .hasMessageStartingWith("config: not valid YAML");
     }

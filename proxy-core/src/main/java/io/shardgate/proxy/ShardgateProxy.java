@@ -1,0 +1,104 @@
+package io.shardgate.proxy;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.channel.EventLoopGroup;
+import io.shardgate.proxy.admin.AdminServer;
+import io.shardgate.proxy.backend.BackendConnector;
+import io.shardgate.proxy.backend.BackendPool;
+import io.shardgate.proxy.backend.BackendTarget;
+import io.shardgate.proxy.config.ShardConfig;
+import io.shardgate.proxy.config.ShardgateConfig;
+import io.shardgate.proxy.config.UserConfig;
+import io.shardgate.proxy.error.ErrorTranslator;
+import io.shardgate.proxy.frontend.ConnectionRegistry;
+import io.shardgate.proxy.frontend.FrontendContext;
+import io.shardgate.proxy.frontend.FrontendServer;
+import io.shardgate.proxy.metrics.ProxyMetrics;
+import io.shardgate.proxy.transport.Transport;
+
+import java.security.SecureRandom;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static java.util.Objects.requireNonNull;
+
+/** A running proxy: the client listener, the admin API and the backend pools, built from a config. */
+public final class ShardgateProxy implements AutoCloseable {
+    private final Transport transport;
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    private final BackendPool primaryPool;
+    private final FrontendServer frontend;
+    private final AdminServer admin;
+    private final AtomicBoolean serving = new AtomicBoolean();
+
+    private ShardgateProxy(Transport transport, EventLoopGroup boss, EventLoopGroup workers, BackendPool primaryPool,
+                           FrontendServer frontend, AdminServer admin) {
+        this.transport = transport;
+        this.boss = boss;
+        this.workers = workers;
+        this.primaryPool = primaryPool;
+        this.frontend = frontend;
+        this.admin = admin;
+    }
+
+    public static ShardgateProxy start(ShardgateConfig config) throws InterruptedException {
+        requireNonNull(config, "config is null");
+        Transport transport = Transport.best();
+        EventLoopGroup boss = transport.newGroup(1, "shardgate-accept");
+        EventLoopGroup workers = transport.newGroup(Runtime.getRuntime().availableProcessors(), "shardgate-io");
+        try {
+            PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            ConnectionRegistry connections = new ConnectionRegistry(config.limits().maxClientConnections());
+            ProxyMetrics metrics = new ProxyMetrics(registry, connections::connections);
+            BackendConnector connector = new BackendConnector(transport, config.backendUser().name(),
+                    config.backendUser().password(), config.limits().backendConnectTimeout());
+            ShardConfig first = config.shards().get(0);
+            BackendPool primaryPool = new BackendPool(new BackendTarget(first.name(), "primary", first.primary()),
+                    connector, config.limits().maxBackendConnections(), config.limits().backendAcquireTimeout());
+            metrics.registerPool(primaryPool);
+            Map<String, UserConfig> users = new LinkedHashMap<>();
+            config.users().forEach(user -> users.put(user.name(), user));
+            FrontendContext context = new FrontendContext(config, users, primaryPool, Optional.empty(), connections,
+                    metrics, new ErrorTranslator(), new SecureRandom());
+            FrontendServer frontend = FrontendServer.start(transport, boss, workers, config.listen(), context);
+            ShardgateProxy[] holder = new ShardgateProxy[1];
+            AdminServer admin = AdminServer.start(transport, boss, config.admin().listen(), config.admin().token(),
+                    registry, () -> holder[0] != null && holder[0].serving.get());
+            ShardgateProxy proxy = new ShardgateProxy(transport, boss, workers, primaryPool, frontend, admin);
+            holder[0] = proxy;
+            proxy.serving.set(true);
+            return proxy;
+        } catch (InterruptedException | RuntimeException e) {
+            workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            throw e;
+        }
+    }
+
+    public int port() {
+        return frontend.port();
+    }
+
+    public int adminPort() {
+        return admin.port();
+    }
+
+    public String transportName() {
+        return transport.name();
+    }
+
+    @Override
+    public void close() {
+        serving.set(false);
+        frontend.close();
+        admin.close();
+        primaryPool.close();
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+        boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+    }
+}

@@ -1,0 +1,123 @@
+package io.shardgate.proxy.admin;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.shardgate.proxy.config.HostPort;
+import io.shardgate.proxy.transport.Transport;
+
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.function.BooleanSupplier;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The admin HTTP API on its own port. {@code GET /health} is open (200 while serving, 503
+ * otherwise); everything else needs {@code Authorization: Bearer <admin.token>}.
+ */
+public final class AdminServer implements AutoCloseable {
+    private final Channel channel;
+
+    private AdminServer(Channel channel) {
+        this.channel = channel;
+    }
+
+    public static AdminServer start(Transport transport, EventLoopGroup group, HostPort listen, String token,
+                                    PrometheusMeterRegistry registry, BooleanSupplier serving)
+            throws InterruptedException {
+        requireNonNull(token, "token is null");
+        byte[] expected = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(group)
+                .channel(transport.serverSocketChannel())
+                .childHandler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ch.pipeline().addLast(new HttpServerCodec());
+                        ch.pipeline().addLast(new HttpObjectAggregator(64 * 1024));
+                        ch.pipeline().addLast(new Routes(expected, registry, serving));
+                    }
+                });
+        return new AdminServer(bootstrap.bind(new InetSocketAddress(listen.host(), listen.port())).sync().channel());
+    }
+
+    public int port() {
+        return ((InetSocketAddress) channel.localAddress()).getPort();
+    }
+
+    @Override
+    public void close() {
+        channel.close().awaitUninterruptibly();
+    }
+
+    private static final class Routes extends SimpleChannelInboundHandler<FullHttpRequest> {
+        private final byte[] expectedAuthorization;
+        private final PrometheusMeterRegistry registry;
+        private final BooleanSupplier serving;
+
+        Routes(byte[] expectedAuthorization, PrometheusMeterRegistry registry, BooleanSupplier serving) {
+            this.expectedAuthorization = expectedAuthorization;
+            this.registry = registry;
+            this.serving = serving;
+        }
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+            String path = new QueryStringDecoder(request.uri()).path();
+            if (!HttpMethod.GET.equals(request.method())) {
+                respond(ctx, request, HttpResponseStatus.METHOD_NOT_ALLOWED, "text/plain", "only GET\n");
+                return;
+            }
+            if (path.equals("/health")) {
+                boolean up = serving.getAsBoolean();
+                respond(ctx, request, up ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
+                        "text/plain", up ? "ok\n" : "not serving\n");
+                return;
+            }
+            String authorization = request.headers().get(HttpHeaderNames.AUTHORIZATION, "");
+            if (!MessageDigest.isEqual(authorization.getBytes(StandardCharsets.UTF_8), expectedAuthorization)) {
+                respond(ctx, request, HttpResponseStatus.UNAUTHORIZED, "text/plain",
+                        "missing or wrong admin token (Authorization: Bearer ...)\n");
+                return;
+            }
+            if (path.equals("/metrics")) {
+                respond(ctx, request, HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8", registry.scrape());
+                return;
+            }
+            respond(ctx, request, HttpResponseStatus.NOT_FOUND, "text/plain", "no such endpoint: " + path + "\n");
+        }
+
+        private static void respond(ChannelHandlerContext ctx, FullHttpRequest request, HttpResponseStatus status,
+                                    String contentType, String body) {
+            FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
+                    Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
+            response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
+            HttpUtil.setContentLength(response, response.content().readableBytes());
+            boolean keepAlive = HttpUtil.isKeepAlive(request);
+            HttpUtil.setKeepAlive(response, keepAlive);
+            var future = ctx.writeAndFlush(response);
+            if (!keepAlive) {
+                future.addListener(ChannelFutureListener.CLOSE);
+            }
+        }
+    }
+}

@@ -1,0 +1,187 @@
+package io.shardgate.proxy.backend;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.shardgate.proxy.auth.NativePassword;
+import io.shardgate.proxy.error.BackendErrorException;
+import io.shardgate.proxy.error.ErrorCode;
+import io.shardgate.proxy.protocol.AuthSwitchRequest;
+import io.shardgate.proxy.protocol.Capabilities;
+import io.shardgate.proxy.protocol.ErrPacket;
+import io.shardgate.proxy.protocol.HandshakeResponse41;
+import io.shardgate.proxy.protocol.HandshakeV10;
+import io.shardgate.proxy.protocol.MySqlPacket;
+import io.shardgate.proxy.protocol.PacketDecoder;
+import io.shardgate.proxy.protocol.PacketEncoder;
+import io.shardgate.proxy.transport.Transport;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Opens native-protocol connections to backends and logs in with mysql_native_password, the
+ * one plugin every MariaDB and MySQL server offers. The capabilities sent to the backend are the
+ * client's response-shaping ones, so the backend's packets can be relayed to that client as they
+ * are.
+ */
+public final class BackendConnector {
+    /** Backends may send packets up to their own max_allowed_packet, at most 1 GiB. */
+    private static final long MAX_BACKEND_PACKET = 1L << 30;
+    static final long BASE_CAPABILITIES = Capabilities.CLIENT_LONG_PASSWORD | Capabilities.CLIENT_PROTOCOL_41
+            | Capabilities.CLIENT_SECURE_CONNECTION | Capabilities.CLIENT_PLUGIN_AUTH
+            | Capabilities.CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA | Capabilities.CLIENT_TRANSACTIONS
+            | Capabilities.CLIENT_CONNECT_ATTRS;
+    private static final PacketEncoder ENCODER = new PacketEncoder();
+    private static final int UNKNOWN_DATABASE = 1049;
+
+    private final Transport transport;
+    private final String user;
+    private final byte[] password;
+    private final Duration connectTimeout;
+
+    public BackendConnector(Transport transport, String user, String password, Duration connectTimeout) {
+        this.transport = requireNonNull(transport, "transport is null");
+        this.user = requireNonNull(user, "user is null");
+        this.password = requireNonNull(password, "password is null").getBytes(StandardCharsets.UTF_8);
+        this.connectTimeout = requireNonNull(connectTimeout, "connectTimeout is null");
+    }
+
+    /**
+     * Connects on {@code loop} and logs in. {@code shapingCapabilities} are the client's
+     * response-shaping flags; {@code schema} may be empty.
+     */
+    public CompletableFuture<BackendConnection> connect(EventLoop loop, BackendTarget target, long shapingCapabilities,
+                                                        String schema) {
+        CompletableFuture<BackendConnection> result = new CompletableFuture<>();
+        Bootstrap bootstrap = new Bootstrap()
+                .group(loop)
+                .channel(transport.socketChannel())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.SO_KEEPALIVE, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) connectTimeout.toMillis())
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ch.pipeline().addLast("decoder", new PacketDecoder(MAX_BACKEND_PACKET));
+                        ch.pipeline().addLast("encoder", ENCODER);
+                        ch.pipeline().addLast("login", new Login(target, shapingCapabilities & Capabilities.RESPONSE_SHAPING,
+                                schema, result));
+                    }
+                });
+        ChannelFuture connecting = bootstrap.connect(target.address().host(), target.address().port());
+        connecting.addListener(done -> {
+            if (!done.isSuccess()) {
+                result.completeExceptionally(ErrorCode.BACKEND_UNAVAILABLE.exception(target.shard(), target.role(),
+                        target.address(), "cannot connect: " + done.cause().getMessage()));
+            }
+        });
+        loop.schedule(() -> {
+            if (!result.isDone()) {
+                connecting.channel().close();
+                result.completeExceptionally(ErrorCode.BACKEND_UNAVAILABLE.exception(target.shard(), target.role(),
+                        target.address(), "no login within " + connectTimeout.toMillis() + " ms"));
+            }
+        }, connectTimeout.toMillis() * 2, java.util.concurrent.TimeUnit.MILLISECONDS);
+        return result;
+    }
+
+    private final class Login extends SimpleChannelInboundHandler<MySqlPacket> {
+        private final BackendTarget target;
+        private final long shaping;
+        private final String schema;
+        private final CompletableFuture<BackendConnection> result;
+        private HandshakeV10 handshake;
+        private long capabilities;
+
+        Login(BackendTarget target, long shaping, String schema, CompletableFuture<BackendConnection> result) {
+            this.target = target;
+            this.shaping = shaping;
+            this.schema = schema;
+            this.result = result;
+        }
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, MySqlPacket packet) {
+            try {
+                if (handshake == null) {
+                    if (packet.header() == ErrPacket.HEADER) {
+                        fail(ctx, "refused: " + ErrPacket.decode(packet.payload()).message());
+                        return;
+                    }
+                    handshake = HandshakeV10.decode(packet.payload());
+                    capabilities = (BASE_CAPABILITIES | shaping) & (handshake.capabilities() | Capabilities.CLIENT_LONG_PASSWORD);
+                    if (!schema.isEmpty()) {
+                        capabilities |= Capabilities.CLIENT_CONNECT_WITH_DB;
+                    }
+                    HandshakeResponse41 response = new HandshakeResponse41(capabilities, 1L << 30, 45 /* utf8mb4_general_ci */,
+                            user, NativePassword.scramble(password, handshake.scramble()), schema,
+                            NativePassword.PLUGIN, Map.of("_client_name", "shardgate"), 0);
+                    ctx.writeAndFlush(new MySqlPacket(packet.sequenceId() + 1, response.encode(ctx.alloc())));
+                    return;
+                }
+                switch (packet.header()) {
+                    case 0x00 -> done(ctx);
+                    case ErrPacket.HEADER -> {
+                        ErrPacket error = ErrPacket.decode(packet.payload());
+                        if (error.errno() == UNKNOWN_DATABASE) {
+                            // The client's own mistake: it gets the server's error as is.
+                            ctx.close();
+                            result.completeExceptionally(new BackendErrorException(error));
+                        } else {
+                            fail(ctx, "login failed: " + error.message());
+                        }
+                    }
+                    case AuthSwitchRequest.HEADER -> {
+                        AuthSwitchRequest request = AuthSwitchRequest.decode(packet.payload());
+                        if (!NativePassword.PLUGIN.equals(request.plugin())) {
+                            fail(ctx, "the backend account must use mysql_native_password, it asked for " + request.plugin());
+                            return;
+                        }
+                        ctx.writeAndFlush(new MySqlPacket(packet.sequenceId() + 1,
+                                Unpooled.wrappedBuffer(NativePassword.scramble(password, request.data()))));
+                    }
+                    default -> fail(ctx, "unexpected login packet 0x" + Integer.toHexString(packet.header()));
+                }
+            } catch (RuntimeException e) {
+                fail(ctx, "bad handshake: " + e.getMessage());
+            }
+        }
+
+        private void done(ChannelHandlerContext ctx) {
+            ctx.pipeline().remove(this);
+            BackendConnection connection = new BackendConnection(ctx.channel(), target, capabilities, shaping,
+                    handshake.connectionId(), schema);
+            if (!result.complete(connection)) {
+                connection.close();
+            }
+        }
+
+        private void fail(ChannelHandlerContext ctx, String why) {
+            ctx.close();
+            result.completeExceptionally(ErrorCode.BACKEND_UNAVAILABLE.exception(target.shard(), target.role(),
+                    target.address(), why));
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            result.completeExceptionally(ErrorCode.BACKEND_UNAVAILABLE.exception(target.shard(), target.role(),
+                    target.address(), "connection closed during login"));
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            fail(ctx, cause.getMessage());
+        }
+    }
+}

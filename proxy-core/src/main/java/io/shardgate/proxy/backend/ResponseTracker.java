@@ -1,0 +1,213 @@
+package io.shardgate.proxy.backend;
+
+import io.netty.buffer.ByteBuf;
+import io.shardgate.proxy.protocol.Capabilities;
+import io.shardgate.proxy.protocol.Command;
+import io.shardgate.proxy.protocol.MalformedPacketException;
+import io.shardgate.proxy.protocol.PacketDecoder;
+import io.shardgate.proxy.protocol.ServerStatus;
+import io.shardgate.proxy.protocol.Wire;
+
+/**
+ * Follows a server's response to one command, packet by packet, and says when it is complete,
+ * without keeping any packet. It knows the shapes of the protocol docs' "COM_QUERY Response",
+ * "COM_STMT_PREPARE Response", "Binary Protocol Resultset", cursor fetches and multi-results
+ * (SERVER_MORE_RESULTS_EXISTS), with and without CLIENT_DEPRECATE_EOF.
+ *
+ * <p>Not thread-safe: one tracker follows one backend connection on its event loop.
+ */
+public final class ResponseTracker {
+    private enum State { FIRST, PREPARE_PARAMS, PREPARE_PARAMS_EOF, PREPARE_COLUMNS, PREPARE_COLUMNS_EOF,
+        COLUMNS, COLUMNS_EOF, ROWS, FIELD_LIST, SINGLE, DONE }
+
+    private final boolean deprecateEof;
+    private State state = State.DONE;
+    private Command command = Command.UNKNOWN;
+    private long remaining;
+    private long pendingColumns;
+    private int lastStatus;
+    private boolean error;
+    private boolean localInfile;
+
+    public ResponseTracker(long capabilities) {
+        this.deprecateEof = Capabilities.has(capabilities, Capabilities.CLIENT_DEPRECATE_EOF);
+    }
+
+    /** Starts following the response to {@code command}. */
+    public void start(Command command) {
+        this.command = command;
+        this.error = false;
+        this.localInfile = false;
+        this.state = switch (command) {
+            case STMT_FETCH -> State.ROWS;
+            case FIELD_LIST -> State.FIELD_LIST;
+            case STATISTICS -> State.SINGLE;
+            default -> State.FIRST;
+        };
+    }
+
+    public boolean isDone() {
+        return state == State.DONE;
+    }
+
+    /** Status flags of the last OK, EOF or terminator seen. */
+    public int lastStatus() {
+        return lastStatus;
+    }
+
+    /** True when the response ended with an ERR packet. */
+    public boolean endedWithError() {
+        return error;
+    }
+
+    /** True when the server asked for a local file (LOAD DATA LOCAL): the client's data must follow. */
+    public boolean wantsLocalInfile() {
+        return localInfile;
+    }
+
+    /** Feeds the next packet's payload (not consumed); returns true when the response is complete. */
+    public boolean accept(ByteBuf payload) {
+        int length = payload.readableBytes();
+        int header = length == 0 ? -1 : payload.getUnsignedByte(payload.readerIndex());
+        switch (state) {
+            case FIRST -> first(payload, header);
+            case PREPARE_PARAMS -> {
+                if (--remaining == 0) {
+                    state = deprecateEof ? afterParams() : State.PREPARE_PARAMS_EOF;
+                }
+            }
+            case PREPARE_PARAMS_EOF -> state = afterParams();
+            case PREPARE_COLUMNS -> {
+                if (--remaining == 0) {
+                    state = deprecateEof ? State.DONE : State.PREPARE_COLUMNS_EOF;
+                }
+            }
+            case PREPARE_COLUMNS_EOF -> state = State.DONE;
+            case COLUMNS -> {
+                if (header == 0xFF) {
+                    error = true;
+                    state = State.DONE;
+                } else if (--remaining == 0) {
+                    state = deprecateEof ? State.ROWS : State.COLUMNS_EOF;
+                }
+            }
+            case COLUMNS_EOF -> {
+                terminator(payload);
+                // A cursor was opened: rows come later through COM_STMT_FETCH.
+                if ((lastStatus & ServerStatus.CURSOR_EXISTS) != 0) {
+                    state = State.DONE;
+                } else {
+                    state = State.ROWS;
+                }
+            }
+            case ROWS -> {
+                if (header == 0xFF) {
+                    error = true;
+                    state = State.DONE;
+                } else if (header == 0xFE && length < PacketDecoder.MAX_WIRE_PAYLOAD && (deprecateEof || length < 9)) {
+                    terminator(payload);
+                    boolean more = (lastStatus & ServerStatus.MORE_RESULTS_EXISTS) != 0 && command != Command.STMT_FETCH;
+                    state = more ? State.FIRST : State.DONE;
+                }
+            }
+            case FIELD_LIST -> {
+                if (header == 0xFF) {
+                    error = true;
+                    state = State.DONE;
+                } else if (header == 0xFE && length < PacketDecoder.MAX_WIRE_PAYLOAD && (deprecateEof || length < 9)) {
+                    terminator(payload);
+                    state = State.DONE;
+                }
+            }
+            case SINGLE -> state = State.DONE;
+            case DONE -> throw new MalformedPacketException("backend sent a packet after its response was complete");
+            default -> throw new IllegalStateException("state " + state);
+        }
+        return state == State.DONE;
+    }
+
+    private State afterParams() {
+        return pendingColumns > 0 ? columnsOf(pendingColumns) : State.DONE;
+    }
+
+    private State columnsOf(long count) {
+        remaining = count;
+        return State.PREPARE_COLUMNS;
+    }
+
+    private void first(ByteBuf payload, int header) {
+        switch (header) {
+            case 0x00 -> {
+                if (command == Command.STMT_PREPARE) {
+                    prepareOk(payload);
+                    return;
+                }
+                okStatus(payload);
+                state = (lastStatus & ServerStatus.MORE_RESULTS_EXISTS) != 0 ? State.FIRST : State.DONE;
+            }
+            case 0xFF -> {
+                error = true;
+                state = State.DONE;
+            }
+            case 0xFE -> {
+                // An EOF where an OK is expected (COM_SET_OPTION, COM_DEBUG on older servers).
+                terminator(payload);
+                state = State.DONE;
+            }
+            case 0xFB -> {
+                localInfile = true;
+                // The client now sends the file and an empty packet; the server then answers OK or ERR.
+                state = State.FIRST;
+            }
+            default -> {
+                ByteBuf buf = payload.duplicate();
+                long columns = Wire.readLenencInt(buf);
+                if (columns <= 0) {
+                    throw new MalformedPacketException("result set column count: " + columns + " (expected: > 0)");
+                }
+                remaining = columns;
+                state = State.COLUMNS;
+            }
+        }
+    }
+
+    private void prepareOk(ByteBuf payload) {
+        ByteBuf buf = payload.duplicate();
+        Wire.need(buf, 12, "COM_STMT_PREPARE OK");
+        buf.skipBytes(5);
+        int columns = buf.readUnsignedShortLE();
+        int params = buf.readUnsignedShortLE();
+        pendingColumns = columns;
+        if (params > 0) {
+            remaining = params;
+            state = State.PREPARE_PARAMS;
+        } else {
+            state = afterParams();
+        }
+    }
+
+    private void okStatus(ByteBuf payload) {
+        ByteBuf buf = payload.duplicate();
+        buf.skipBytes(1);
+        Wire.readLenencInt(buf);
+        Wire.readLenencInt(buf);
+        lastStatus = buf.readableBytes() >= 2 ? buf.readUnsignedShortLE() : 0;
+    }
+
+    private void terminator(ByteBuf payload) {
+        ByteBuf buf = payload.duplicate();
+        buf.skipBytes(1);
+        if (payload.readableBytes() < 9 && !deprecateEof) {
+            // EOF_Packet: warnings, then status.
+            lastStatus = buf.readableBytes() >= 4 ? buf.getUnsignedShortLE(buf.readerIndex() + 2) : 0;
+            return;
+        }
+        if (payload.readableBytes() < 7 && buf.readableBytes() >= 4) {
+            lastStatus = buf.getUnsignedShortLE(buf.readerIndex() + 2);
+            return;
+        }
+        Wire.readLenencInt(buf);
+        Wire.readLenencInt(buf);
+        lastStatus = buf.readableBytes() >= 2 ? buf.readUnsignedShortLE() : 0;
+    }
+}

@@ -1,0 +1,21 @@
+package io.shardgate.proxy.config;
+
+import java.time.Duration;
+
+/**
+ * Resource limits.
+ *
+ * @param maxClientConnections   client connections beyond this get ERR 1040
+ * @param maxBackendConnections  connections per backend server
+ * @param backendAcquireTimeout  how long a statement waits for a free backend connection
+ * @param backendConnectTimeout  TCP connect plus login to a backend
+ * @param handshakeTimeout       a client must finish authentication within this
+ * @param idleTimeout            an idle authenticated client is disconnected after this
+ * @param maxAllowedPacket       the largest client packet, in bytes (ERR 1153 beyond)
+ */
+public record LimitsConfig(int maxClientConnections, int maxBackendConnections, Duration backendAcquireTimeout,
+                           Duration backendConnectTimeout, Duration handshakeTimeout, Duration idleTimeout,
+                           long maxAllowedPacket) {
+    public static final LimitsConfig DEFAULTS = new LimitsConfig(2000, 200, Duration.ofSeconds(5),
+            Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofHours(8), 64L * 1024 * 1024);
+}

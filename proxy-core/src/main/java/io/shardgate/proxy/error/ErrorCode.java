@@ -1,0 +1,81 @@
+package io.shardgate.proxy.error;
+
+import io.shardgate.proxy.protocol.ErrPacket;
+
+import java.util.Locale;
+
+/**
+ * Every error Shardgate itself sends, with its MySQL error number, SQLSTATE, message template
+ * and what it means. docs/errors.md lists the same entries; keep them in step. Backend errors
+ * are not in here: they are relayed verbatim.
+ */
+public enum ErrorCode {
+    ACCESS_DENIED(1045, "28000", "Access denied for user '%s'@'%s' (using password: %s)",
+            "Unknown user or wrong password. The connection is closed after this error."),
+    INSECURE_TRANSPORT(3159, "HY000", "Connections using insecure transport are prohibited for user '%s'",
+            "The user has require_tls set and connected without TLS. The connection is closed."),
+    TOO_MANY_CONNECTIONS(1040, "08004", "Too many connections",
+            "limits.max_client_connections is reached. The connection is closed."),
+    HANDSHAKE_ERROR(1043, "08S01", "Bad handshake: %s",
+            "The handshake response could not be read. The connection is closed."),
+    UNKNOWN_COMMAND(1047, "08S01", "Unknown command",
+            "A command byte Shardgate does not implement (for example binlog or replication commands)."),
+    PACKET_TOO_LARGE(1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes",
+            "A client packet exceeded limits.max_allowed_packet. The connection is closed, as MariaDB does."),
+    MALFORMED_PACKET(1835, "HY000", "Malformed communication packet: %s",
+            "A client packet does not follow the protocol. The connection is closed; other sessions are unaffected."),
+    BACKEND_UNAVAILABLE(1429, "HY000", "Unable to reach shard %s %s (%s): %s",
+            "Shardgate could not connect or log in to the backend serving this statement. Names the shard, "
+                    + "the role and the address, never credentials. The client connection stays usable."),
+    BACKEND_POOL_TIMEOUT(1429, "HY000", "Timed out after %d ms waiting for a connection to shard %s %s (%d of %d in use)",
+            "Every backend connection of the pool is in use and none came free within limits.backend_acquire_timeout_ms."),
+    BACKEND_LOST(2013, "HY000", "Lost connection to shard %s %s during the statement; its outcome is unknown",
+            "The backend connection closed while a statement was running. Whether it took effect is unknown; "
+                    + "the client connection stays usable."),
+    UNKNOWN_THREAD(1094, "HY000", "Unknown thread id: %d",
+            "KILL named a connection id that is not a Shardgate client connection."),
+    NOT_THREAD_OWNER(1095, "HY000", "You are not owner of thread %d",
+            "KILL named a connection of another user."),
+    LOCAL_INFILE_DISABLED(1148, "42000", "LOAD DATA LOCAL INFILE is disabled in Shardgate (set allow_local_infile: true)",
+            "The client asked to send a local file, which the proxy does not allow unless configured."),
+    UNSUPPORTED(1235, "42000", "Shardgate does not support %s",
+            "A statement or command form that Shardgate refuses rather than risk a wrong result."),
+    INTERNAL(1105, "HY000", "Internal error in Shardgate: %s",
+            "A bug. The message names the failure; the connection is closed to keep it consistent.");
+
+    private final int errno;
+    private final String sqlState;
+    private final String template;
+    private final String description;
+
+    ErrorCode(int errno, String sqlState, String template, String description) {
+        this.errno = errno;
+        this.sqlState = sqlState;
+        this.template = template;
+        this.description = description;
+    }
+
+    public int errno() {
+        return errno;
+    }
+
+    public String sqlState() {
+        return sqlState;
+    }
+
+    public String template() {
+        return template;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    public ErrPacket packet(Object... args) {
+        return new ErrPacket(errno, sqlState, String.format(Locale.ROOT, template, args));
+    }
+
+    public ShardgateException exception(Object... args) {
+        return new ShardgateException(this, args);
+    }
+}

@@ -1,0 +1,47 @@
+package io.shardgate.proxy.error;
+
+import io.shardgate.proxy.protocol.ErrPacket;
+import io.shardgate.proxy.protocol.MalformedPacketException;
+import io.shardgate.proxy.protocol.PacketDecoder;
+
+/**
+ * The one place where exceptions become ERR packets, and where it is decided whether the client
+ * connection survives the error.
+ */
+public final class ErrorTranslator {
+
+    public record Translation(ErrPacket packet, boolean closeConnection) {
+    }
+
+    public Translation translate(Throwable error) {
+        Throwable cause = unwrap(error);
+        if (cause instanceof ShardgateException e) {
+            boolean close = switch (e.code()) {
+                case ACCESS_DENIED, INSECURE_TRANSPORT, TOO_MANY_CONNECTIONS, HANDSHAKE_ERROR, PACKET_TOO_LARGE,
+                        MALFORMED_PACKET, INTERNAL -> true;
+                default -> false;
+            };
+            return new Translation(e.packet(), close);
+        }
+        if (cause instanceof BackendErrorException e) {
+            return new Translation(e.packet(), false);
+        }
+        if (cause instanceof PacketDecoder.PacketTooLargeException) {
+            return new Translation(ErrorCode.PACKET_TOO_LARGE.packet(), true);
+        }
+        if (cause instanceof MalformedPacketException || cause instanceof io.netty.handler.codec.DecoderException) {
+            return new Translation(ErrorCode.MALFORMED_PACKET.packet(String.valueOf(cause.getMessage())), true);
+        }
+        return new Translation(ErrorCode.INTERNAL.packet(cause.getClass().getSimpleName() + ": " + cause.getMessage()), true);
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        Throwable current = error;
+        while ((current instanceof io.netty.handler.codec.DecoderException
+                || current instanceof java.util.concurrent.CompletionException)
+                && current.getCause() != null) {
+            current = current.getCause();
+        }
+        return current;
+    }
+}

@@ -1,0 +1,56 @@
+package io.shardgate.proxy.frontend;
+
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** Client connection ids, the connection limit, and the lookup KILL needs. */
+public final class ConnectionRegistry {
+    private final int maxConnections;
+    private final AtomicLong nextId = new AtomicLong(1);
+    private final AtomicInteger count = new AtomicInteger();
+    private final ConcurrentMap<Long, ClientSession> sessions = new ConcurrentHashMap<>();
+
+    public ConnectionRegistry(int maxConnections) {
+        this.maxConnections = maxConnections;
+    }
+
+    /** Reserves a slot; false when the limit is reached (the caller sends ERR 1040). */
+    boolean tryReserve() {
+        while (true) {
+            int current = count.get();
+            if (current >= maxConnections) {
+                return false;
+            }
+            if (count.compareAndSet(current, current + 1)) {
+                return true;
+            }
+        }
+    }
+
+    void unreserve() {
+        count.decrementAndGet();
+    }
+
+    long nextId() {
+        return nextId.getAndIncrement() & 0xFFFFFFFFL;
+    }
+
+    void register(ClientSession session) {
+        sessions.put(session.connectionId(), session);
+    }
+
+    void unregister(ClientSession session) {
+        sessions.remove(session.connectionId(), session);
+    }
+
+    Optional<ClientSession> find(long connectionId) {
+        return Optional.ofNullable(sessions.get(connectionId));
+    }
+
+    public int connections() {
+        return count.get();
+    }
+}

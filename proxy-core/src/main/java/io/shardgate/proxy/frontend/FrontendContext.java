@@ -1,0 +1,33 @@
+package io.shardgate.proxy.frontend;
+
+import io.netty.handler.ssl.SslContext;
+import io.shardgate.proxy.backend.BackendPool;
+import io.shardgate.proxy.config.ShardgateConfig;
+import io.shardgate.proxy.config.UserConfig;
+import io.shardgate.proxy.error.ErrorTranslator;
+import io.shardgate.proxy.metrics.ProxyMetrics;
+
+import java.security.SecureRandom;
+import java.util.Map;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Everything a client connection's handlers share: config, users, the backend pool that serves
+ * sessions, TLS, metrics. Built once by the proxy and passed to each connection.
+ */
+public record FrontendContext(ShardgateConfig config, Map<String, UserConfig> users, BackendPool primaryPool,
+                       Optional<SslContext> tls, ConnectionRegistry registry, ProxyMetrics metrics,
+                       ErrorTranslator errors, SecureRandom random) {
+    public FrontendContext {
+        requireNonNull(config, "config is null");
+        users = Map.copyOf(requireNonNull(users, "users is null"));
+        requireNonNull(primaryPool, "primaryPool is null");
+        requireNonNull(tls, "tls is null");
+        requireNonNull(registry, "registry is null");
+        requireNonNull(metrics, "metrics is null");
+        requireNonNull(errors, "errors is null");
+        requireNonNull(random, "random is null");
+    }
+}

@@ -1,0 +1,425 @@
+package io.shardgate.proxy.frontend;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.shardgate.proxy.auth.NativePassword;
+import io.shardgate.proxy.auth.Scramble;
+import io.shardgate.proxy.backend.BackendConnection;
+import io.shardgate.proxy.backend.ResponseSink;
+import io.shardgate.proxy.config.UserConfig;
+import io.shardgate.proxy.error.ErrorCode;
+import io.shardgate.proxy.error.ErrorTranslator;
+import io.shardgate.proxy.error.ShardgateException;
+import io.shardgate.proxy.protocol.AuthSwitchRequest;
+import io.shardgate.proxy.protocol.Capabilities;
+import io.shardgate.proxy.protocol.Command;
+import io.shardgate.proxy.protocol.ErrPacket;
+import io.shardgate.proxy.protocol.HandshakeResponse41;
+import io.shardgate.proxy.protocol.HandshakeV10;
+import io.shardgate.proxy.protocol.MySqlPacket;
+import io.shardgate.proxy.protocol.OkPacket;
+import io.shardgate.proxy.protocol.ServerStatus;
+
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One client connection: the handshake and authentication, then commands. Commands run one at
+ * a time; packets a client sends while one runs wait in order. Responses stream from the backend
+ * packet by packet, and the backend is not read while the client cannot take more (backpressure).
+ *
+ * <p>Runs on the client channel's event loop; backend callbacks hop onto it.
+ */
+final class FrontendHandler extends ChannelInboundHandlerAdapter {
+    private static final int UTF8MB4_GENERAL_CI = 45;
+
+    private enum State { HANDSHAKE, AUTH_SWITCH, COMMAND, CLOSED }
+
+    private final FrontendContext context;
+    private final ArrayDeque<MySqlPacket> queued = new ArrayDeque<>();
+    private final CommandRouter router;
+    private ChannelHandlerContext ctx;
+    private State state = State.HANDSHAKE;
+    private long connectionId;
+    private byte[] nonce;
+    private boolean reserved;
+    private boolean tls;
+    private HandshakeResponse41 response;
+    private ClientSession session;
+    private ScheduledFuture<?> handshakeTimeout;
+    private boolean busy;
+    private boolean responseStarted;
+
+    FrontendHandler(FrontendContext context) {
+        this.context = context;
+        this.router = new CommandRouter(context);
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        context.metrics().connectionOpened();
+        if (!context.registry().tryReserve()) {
+            context.metrics().connectionRefused();
+            sendErrorAndClose(0, ErrorCode.TOO_MANY_CONNECTIONS.packet());
+            return;
+        }
+        reserved = true;
+        connectionId = context.registry().nextId();
+        nonce = Scramble.generate(context.random());
+        long capabilities = Capabilities.SERVER_DEFAULT;
+        if (context.tls().isPresent()) {
+            capabilities |= Capabilities.CLIENT_SSL;
+        }
+        if (context.config().allowLocalInfile()) {
+            capabilities |= Capabilities.CLIENT_LOCAL_FILES;
+        }
+        capabilities &= ~(Capabilities.CLIENT_COMPRESS | Capabilities.CLIENT_ZSTD_COMPRESSION_ALGORITHM);
+        HandshakeV10 handshake = new HandshakeV10(context.config().serverVersion(), connectionId, nonce,
+                capabilities, UTF8MB4_GENERAL_CI, ServerStatus.AUTOCOMMIT, NativePassword.PLUGIN);
+        ctx.writeAndFlush(new MySqlPacket(0, handshake.encode(ctx.alloc())));
+        handshakeTimeout = ctx.executor().schedule(() -> {
+            if (state != State.COMMAND && ctx.channel().isActive()) {
+                sendErrorAndClose(0, ErrorCode.HANDSHAKE_ERROR.packet("no authentication within "
+                        + context.config().limits().handshakeTimeout().toMillis() + " ms"));
+            }
+        }, context.config().limits().handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        MySqlPacket packet = (MySqlPacket) msg;
+        try {
+            switch (state) {
+                case HANDSHAKE -> handshakeResponse(packet);
+                case AUTH_SWITCH -> authSwitchResponse(packet);
+                case COMMAND -> {
+                    if (busy) {
+                        queued.add(packet.retain());
+                    } else {
+                        command(packet.retain());
+                    }
+                }
+                case CLOSED -> {
+                    // Discard: the connection is closing.
+                }
+                default -> throw new IllegalStateException("state " + state);
+            }
+        } finally {
+            packet.release();
+        }
+    }
+
+    private void handshakeResponse(MySqlPacket packet) {
+        if (HandshakeResponse41.isSslRequest(packet.payload())) {
+            if (context.tls().isEmpty() || tls) {
+                throw ErrorCode.HANDSHAKE_ERROR.exception("TLS was requested but is not offered");
+            }
+            SslHandler ssl = context.tls().get().newHandler(ctx.alloc());
+            ctx.pipeline().addFirst("tls", ssl);
+            tls = true;
+            return;
+        }
+        response = HandshakeResponse41.decode(packet.payload());
+        if (Capabilities.has(response.capabilities(), Capabilities.CLIENT_SSL) && !tls) {
+            throw ErrorCode.HANDSHAKE_ERROR.exception("CLIENT_SSL set without an SSL request");
+        }
+        String plugin = response.authPlugin().isEmpty() ? NativePassword.PLUGIN : response.authPlugin();
+        if (plugin.equals(NativePassword.PLUGIN)) {
+            finishAuth(packet.sequenceId() + 1, response.authResponse());
+        } else {
+            state = State.AUTH_SWITCH;
+            ctx.writeAndFlush(new MySqlPacket(packet.sequenceId() + 1,
+                    new AuthSwitchRequest(NativePassword.PLUGIN, nonce).encode(ctx.alloc())));
+        }
+    }
+
+    private void authSwitchResponse(MySqlPacket packet) {
+        byte[] auth = new byte[packet.payload().readableBytes()];
+        packet.payload().getBytes(packet.payload().readerIndex(), auth);
+        finishAuth(packet.sequenceId() + 1, auth);
+    }
+
+    private void finishAuth(int sequence, byte[] authResponse) {
+        String host = clientHost();
+        UserConfig user = context.users().get(response.user());
+        boolean passwordGiven = authResponse.length > 0;
+        if (user == null || !NativePassword.verify(nonce, authResponse, user.nativeStage2())) {
+            context.metrics().authFailed();
+            sendErrorAndClose(sequence, ErrorCode.ACCESS_DENIED.packet(response.user(), host, passwordGiven ? "YES" : "NO"));
+            return;
+        }
+        if (user.requireTls() && !tls) {
+            context.metrics().authFailed();
+            sendErrorAndClose(sequence, ErrorCode.INSECURE_TRANSPORT.packet(response.user()));
+            return;
+        }
+        long negotiated = response.capabilities();
+        session = new ClientSession(connectionId, ctx.channel(), response.user(), host, negotiated, response.database());
+        context.registry().register(session);
+        handshakeTimeout.cancel(false);
+        if (!response.database().isEmpty()) {
+            // Connecting with a schema fails at once if the schema is unknown, as on a server.
+            busy = true;
+            ctx.channel().config().setAutoRead(false);
+            router.backendFor(session, ctx.channel().eventLoop()).whenComplete((backend, error) -> ctx.executor().execute(() -> {
+                if (error != null) {
+                    sendErrorAndClose(sequence, context.errors().translate(error).packet());
+                    return;
+                }
+                authenticated(sequence);
+            }));
+            return;
+        }
+        authenticated(sequence);
+    }
+
+    private void authenticated(int sequence) {
+        state = State.COMMAND;
+        busy = false;
+        ctx.writeAndFlush(new MySqlPacket(sequence, OkPacket.of(0, 0, ServerStatus.AUTOCOMMIT, 0)
+                .encode(ctx.alloc(), session.capabilities())));
+        ctx.channel().config().setAutoRead(true);
+        context.metrics().authenticated();
+        drainQueue();
+    }
+
+    private String clientHost() {
+        return ctx.channel().remoteAddress() instanceof InetSocketAddress address
+                ? address.getAddress().getHostAddress() : "localhost";
+    }
+
+    /** Runs one command; {@code packet} is owned by this method. */
+    private void command(MySqlPacket packet) {
+        Command command = Command.of(packet.header());
+        context.metrics().command(command);
+        switch (command) {
+            case QUIT -> {
+                packet.release();
+                state = State.CLOSED;
+                ctx.close();
+            }
+            case PING -> {
+                packet.release();
+                writeOk(1);
+            }
+            case PROCESS_KILL -> {
+                ByteBuf payload = packet.payload();
+                long target = payload.readableBytes() >= 5 ? payload.getUnsignedIntLE(payload.readerIndex() + 1) : -1;
+                packet.release();
+                runLocal(router.kill(session, target, false));
+            }
+            case QUERY -> {
+                String sql = packet.payload().toString(packet.payload().readerIndex() + 1,
+                        packet.payload().readableBytes() - 1, StandardCharsets.UTF_8);
+                Optional<KillStatement> kill = KillStatement.parse(sql);
+                if (kill.isPresent()) {
+                    packet.release();
+                    runLocal(router.kill(session, kill.get().connectionId(), kill.get().queryOnly()));
+                    return;
+                }
+                MySqlPacket rewritten = QueryRewriter.rewrite(packet, sql);
+                forward(rewritten, command, SchemaChange.ofQuery(sql));
+            }
+            case INIT_DB -> {
+                String schema = packet.payload().toString(packet.payload().readerIndex() + 1,
+                        packet.payload().readableBytes() - 1, StandardCharsets.UTF_8);
+                forward(packet, command, SchemaChange.to(schema));
+            }
+            case FIELD_LIST, STATISTICS, SET_OPTION, RESET_CONNECTION, STMT_PREPARE, STMT_EXECUTE, STMT_FETCH,
+                    STMT_CLOSE, STMT_RESET, STMT_SEND_LONG_DATA, DEBUG -> forward(packet, command, SchemaChange.NONE);
+            default -> {
+                packet.release();
+                writeError(1, ErrorCode.UNKNOWN_COMMAND.packet());
+            }
+        }
+    }
+
+    private void runLocal(java.util.concurrent.CompletableFuture<Void> work) {
+        busy = true;
+        work.whenComplete((ok, error) -> ctx.executor().execute(() -> {
+            if (error != null) {
+                writeError(1, context.errors().translate(error).packet());
+            } else {
+                writeOk(1);
+            }
+            commandDone();
+        }));
+    }
+
+    private void forward(MySqlPacket packet, Command command, SchemaChange schemaChange) {
+        busy = true;
+        responseStarted = false;
+        router.backendFor(session, ctx.channel().eventLoop()).whenComplete((backend, error) -> ctx.executor().execute(() -> {
+            if (error != null) {
+                packet.release();
+                writeError(1, context.errors().translate(error).packet());
+                commandDone();
+                return;
+            }
+            if (!ctx.channel().isActive()) {
+                packet.release();
+                return;
+            }
+            backend.execute(packet, command, new Relay(backend, command, schemaChange));
+        }));
+    }
+
+    /** Streams one command's response to the client. Called on the backend's event loop. */
+    private final class Relay implements ResponseSink {
+        private final BackendConnection backend;
+        private final Command command;
+        private final SchemaChange schemaChange;
+
+        Relay(BackendConnection backend, Command command, SchemaChange schemaChange) {
+            this.backend = backend;
+            this.command = command;
+            this.schemaChange = schemaChange;
+        }
+
+        @Override
+        public void packet(MySqlPacket packet) {
+            responseStarted = true;
+            context.metrics().bytesOut(packet.payload().readableBytes() + 4L);
+            ctx.write(packet, ctx.voidPromise());
+            if (!ctx.channel().isWritable()) {
+                backend.autoRead(false);
+            }
+        }
+
+        @Override
+        public void flush() {
+            ctx.flush();
+        }
+
+        @Override
+        public void complete(int status, boolean error) {
+            ctx.executor().execute(() -> {
+                if (!error) {
+                    schemaChange.apply(session, backend);
+                }
+                if (command.hasNoResponse()) {
+                    commandDone();
+                    return;
+                }
+                ctx.flush();
+                commandDone();
+            });
+        }
+
+        @Override
+        public void failed(Throwable cause) {
+            ctx.executor().execute(() -> {
+                router.discardBackend(session);
+                if (responseStarted) {
+                    // Part of a response already reached the client: the only consistent end is a close.
+                    state = State.CLOSED;
+                    ctx.close();
+                    return;
+                }
+                writeError(1, context.errors().translate(cause).packet());
+                commandDone();
+            });
+        }
+    }
+
+    private void commandDone() {
+        busy = false;
+        drainQueue();
+    }
+
+    private void drainQueue() {
+        while (!busy && state == State.COMMAND && !queued.isEmpty()) {
+            command(queued.poll());
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        BackendConnection backend = session == null ? null : session.backend();
+        if (backend != null && ctx.channel().isWritable()) {
+            backend.autoRead(true);
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof IdleStateEvent && state == State.COMMAND && !busy) {
+            state = State.CLOSED;
+            ctx.close();
+            return;
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        state = State.CLOSED;
+        if (handshakeTimeout != null) {
+            handshakeTimeout.cancel(false);
+        }
+        MySqlPacket packet;
+        while ((packet = queued.poll()) != null) {
+            packet.release();
+        }
+        if (session != null) {
+            context.registry().unregister(session);
+            router.releaseBackend(session);
+        }
+        if (reserved) {
+            context.registry().unreserve();
+            reserved = false;
+        }
+        context.metrics().connectionClosed();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (state == State.CLOSED) {
+            return;
+        }
+        if (cause instanceof java.io.IOException) {
+            // The client went away.
+            state = State.CLOSED;
+            ctx.close();
+            return;
+        }
+        ErrorTranslator.Translation translation = context.errors().translate(cause);
+        int sequence = state == State.COMMAND ? 1 : 2;
+        if (translation.closeConnection()) {
+            sendErrorAndClose(sequence, translation.packet());
+        } else {
+            writeError(sequence, translation.packet());
+        }
+    }
+
+    private void writeOk(int sequence) {
+        ctx.writeAndFlush(new MySqlPacket(sequence, OkPacket.of(0, 0, ServerStatus.AUTOCOMMIT, 0)
+                .encode(ctx.alloc(), session.capabilities())));
+    }
+
+    private void writeError(int sequence, ErrPacket error) {
+        context.metrics().error(error.errno());
+        ctx.writeAndFlush(new MySqlPacket(sequence, error.encode(ctx.alloc())));
+    }
+
+    private void sendErrorAndClose(int sequence, ErrPacket error) {
+        state = State.CLOSED;
+        context.metrics().error(error.errno());
+        ctx.writeAndFlush(new MySqlPacket(sequence, error.encode(ctx.alloc())))
+                .addListener(done -> ctx.close());
+    }
+
+    static ByteBuf utf8(String text) {
+        return Unpooled.copiedBuffer(text, StandardCharsets.UTF_8);
+    }
+}

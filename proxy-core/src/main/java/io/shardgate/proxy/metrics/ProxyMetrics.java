@@ -1,0 +1,108 @@
+package io.shardgate.proxy.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.shardgate.proxy.backend.BackendPool;
+import io.shardgate.proxy.protocol.Command;
+
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.IntSupplier;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The proxy's meters, under stable {@code shardgate_*} names. Counters are created once here, so
+ * the hot path only increments.
+ */
+public final class ProxyMetrics {
+    private final MeterRegistry registry;
+    private final Counter connectionsOpened;
+    private final Counter connectionsRefused;
+    private final Counter authFailures;
+    private final Counter authSuccesses;
+    private final Counter bytesIn;
+    private final Counter bytesOut;
+    private final Map<Command, Counter> commands = new EnumMap<>(Command.class);
+    private final Timer commandLatency;
+
+    public ProxyMetrics(MeterRegistry registry, IntSupplier openConnections) {
+        this.registry = requireNonNull(registry, "registry is null");
+        connectionsOpened = Counter.builder("shardgate_client_connections_opened").register(registry);
+        connectionsRefused = Counter.builder("shardgate_client_connections_refused")
+                .description("Connections refused at max_client_connections").register(registry);
+        authFailures = Counter.builder("shardgate_client_auth").tag("result", "failure").register(registry);
+        authSuccesses = Counter.builder("shardgate_client_auth").tag("result", "success").register(registry);
+        bytesIn = Counter.builder("shardgate_client_bytes").tag("direction", "in").register(registry);
+        bytesOut = Counter.builder("shardgate_client_bytes").tag("direction", "out").register(registry);
+        Gauge.builder("shardgate_client_connections", openConnections::getAsInt)
+                .description("Open client connections").register(registry);
+        for (Command command : Command.values()) {
+            commands.put(command, Counter.builder("shardgate_commands")
+                    .tag("command", command.name().toLowerCase(Locale.ROOT)).register(registry));
+        }
+        commandLatency = Timer.builder("shardgate_command_latency")
+                .description("Time from a command's arrival to the end of its response")
+                .publishPercentileHistogram().register(registry);
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    public void registerPool(BackendPool pool) {
+        String shard = pool.target().shard();
+        String role = pool.target().role();
+        Gauge.builder("shardgate_backend_connections", pool::inUse).tag("shard", shard).tag("role", role)
+                .tag("state", "in_use").register(registry);
+        Gauge.builder("shardgate_backend_connections", pool::idle).tag("shard", shard).tag("role", role)
+                .tag("state", "idle").register(registry);
+        Gauge.builder("shardgate_backend_pool_waiting", pool::waiting).tag("shard", shard).tag("role", role)
+                .register(registry);
+        Gauge.builder("shardgate_backend_pool_max", pool::maxConnections).tag("shard", shard).tag("role", role)
+                .register(registry);
+    }
+
+    public void connectionOpened() {
+        connectionsOpened.increment();
+    }
+
+    public void connectionClosed() {
+        // The open-connections gauge follows the registry; nothing to count here.
+    }
+
+    public void connectionRefused() {
+        connectionsRefused.increment();
+    }
+
+    public void authFailed() {
+        authFailures.increment();
+    }
+
+    public void authenticated() {
+        authSuccesses.increment();
+    }
+
+    public void command(Command command) {
+        commands.get(command).increment();
+    }
+
+    public Timer commandLatency() {
+        return commandLatency;
+    }
+
+    public void bytesIn(long bytes) {
+        bytesIn.increment(bytes);
+    }
+
+    public void bytesOut(long bytes) {
+        bytesOut.increment(bytes);
+    }
+
+    public void error(int errno) {
+        Counter.builder("shardgate_errors_sent").tag("errno", Integer.toString(errno)).register(registry).increment();
+    }
+}

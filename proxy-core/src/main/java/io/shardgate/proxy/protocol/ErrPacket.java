@@ -1,0 +1,49 @@
+package io.shardgate.proxy.protocol;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+
+import java.nio.charset.StandardCharsets;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * ERR_Packet ("ERR_Packet" in the docs): {@code 0xFF}, error code, {@code '#'} and a 5-character
+ * SQLSTATE (protocol 4.1), then the message.
+ */
+public record ErrPacket(int errno, String sqlState, String message) {
+    public static final int HEADER = 0xFF;
+
+    public ErrPacket {
+        requireNonNull(sqlState, "sqlState is null");
+        requireNonNull(message, "message is null");
+        if (sqlState.length() != 5) {
+            throw new IllegalArgumentException("sqlState: '" + sqlState + "' (expected: 5 characters)");
+        }
+    }
+
+    public static ErrPacket decode(ByteBuf payload) {
+        ByteBuf buf = payload.duplicate();
+        Wire.need(buf, 3, "ERR packet");
+        int header = buf.readUnsignedByte();
+        if (header != HEADER) {
+            throw new MalformedPacketException("ERR packet header: 0x" + Integer.toHexString(header) + " (expected: 0xff)");
+        }
+        int errno = buf.readUnsignedShortLE();
+        String state = "HY000";
+        if (buf.isReadable() && buf.getByte(buf.readerIndex()) == '#' && buf.readableBytes() >= 6) {
+            buf.skipBytes(1);
+            state = buf.readCharSequence(5, StandardCharsets.US_ASCII).toString();
+        }
+        return new ErrPacket(errno, state, buf.readCharSequence(buf.readableBytes(), StandardCharsets.UTF_8).toString());
+    }
+
+    public ByteBuf encode(ByteBufAllocator alloc) {
+        byte[] text = message.getBytes(StandardCharsets.UTF_8);
+        ByteBuf buf = alloc.buffer(9 + text.length);
+        buf.writeByte(HEADER).writeShortLE(errno).writeByte('#')
+                .writeCharSequence(sqlState, StandardCharsets.US_ASCII);
+        buf.writeBytes(text);
+        return buf;
+    }
+}
