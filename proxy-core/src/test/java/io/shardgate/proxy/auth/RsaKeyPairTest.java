@@ -89,6 +89,14 @@ class RsaKeyPairTest {
     }
 
     @Test
+    void garbageIsAnIllegalArgumentNotACrash() {
+        byte[] nonce = Scramble.generate(new SecureRandom());
+        assertThatThrownBy(() -> GENERATED.decryptPassword(new byte[256], nonce)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> GENERATED.decryptPassword(new byte[300], nonce)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> GENERATED.decryptPassword(bytes("secret"), nonce)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void oaepIsRandomized() {
         byte[] nonce = Scramble.generate(new SecureRandom());
         assertThat(RsaKeyPair.encryptPassword(bytes("secret"), nonce, GENERATED.publicKey()))
