@@ -1,53 +1,74 @@
 package io.shardgate.proxy.auth;
 
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 
-/** mysql_native_password: SHA1(pw) XOR SHA1(nonce + SHA1(SHA1(pw))). */
+import static io.shardgate.proxy.auth.Digests.sha1;
+import static io.shardgate.proxy.auth.Digests.xor;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * {@code mysql_native_password}: the client proves it knows {@code SHA1(password)} without sending
+ * it, and the server keeps only {@code stage2 = SHA1(SHA1(password))} (what {@code PASSWORD()}
+ * prints after the {@code *}).
+ *
+ * <pre>
+ * client:  response = SHA1(password) XOR SHA1(nonce + SHA1(SHA1(password)))
+ * server:  candidate = response XOR SHA1(nonce + stage2);  accept iff SHA1(candidate) == stage2
+ * </pre>
+ *
+ * <p><b>The empty password.</b> Clients send an empty response (libmysql's caching_sha2 plugin sends
+ * a single {@code 0x00}; both forms count as "no password", as in MySQL's server). Such a response
+ * is valid only if the user's password is empty, which {@code stage2} says by being
+ * {@code SHA1(SHA1(""))} (what {@code UserConfig.withPassword(name, "", ...)} stores) or by having
+ * no bytes at all (MariaDB's {@code PASSWORD('')} is the empty string). Conversely a user with the
+ * empty password is accepted only with the empty response, as MySQL does.
+ *
+ * <p>See <a href="https://dev.mysql.com/doc/dev/mysql-server/latest/page_protocol_connection_phase_authentication_methods_native_password_authentication.html">
+ * Native Authentication</a>.
+ */
 public final class NativePassword {
-    public static final String PLUGIN = "mysql_native_password";
+    public static final String PLUGIN_NAME = "mysql_native_password";
+    /** Length of a non-empty response, a SHA-1 digest. */
+    public static final int RESPONSE_LENGTH = 20;
+
+    private static final byte[] EMPTY_PASSWORD_STAGE2 = sha1(sha1(new byte[0]));
 
     private NativePassword() {
     }
 
-    /** Client side: the auth response for a password; empty for an empty password. */
-    public static byte[] scramble(byte[] password, byte[] nonce) {
-        if (password.length == 0) {
+    /** Client side: the auth response for {@code passwordUtf8}; empty for the empty password. */
+    public static byte[] scramble(byte[] passwordUtf8, byte[] nonce) {
+        requireNonNull(passwordUtf8, "passwordUtf8 is null");
+        Scramble.checkNonce(nonce);
+        if (passwordUtf8.length == 0) {
             return new byte[0];
         }
-        MessageDigest sha1 = sha1();
-        byte[] stage1 = sha1.digest(password);
-        byte[] stage2 = sha1.digest(stage1);
-        sha1.update(nonce);
-        sha1.update(stage2);
-        byte[] mask = sha1.digest();
-        for (int i = 0; i < mask.length; i++) {
-            mask[i] ^= stage1[i];
-        }
-        return mask;
+        byte[] stage1 = sha1(passwordUtf8);
+        return xor(stage1, sha1(nonce, sha1(stage1)));
     }
 
-    /** Server side: checks a response against the stored SHA1(SHA1(pw)). */
+    /**
+     * Server side: whether {@code response} proves the password whose {@code SHA1(SHA1(password))}
+     * is {@code stage2}. A response of the wrong length is simply invalid; the comparison runs in
+     * constant time.
+     */
     public static boolean verify(byte[] nonce, byte[] response, byte[] stage2) {
-        if (response.length != 20) {
+        Scramble.checkNonce(nonce);
+        requireNonNull(response, "response is null");
+        requireNonNull(stage2, "stage2 is null");
+        boolean emptyPassword = stage2.length == 0 || MessageDigest.isEqual(stage2, EMPTY_PASSWORD_STAGE2);
+        if (isNoPassword(response)) {
+            return emptyPassword;
+        }
+        if (emptyPassword || response.length != RESPONSE_LENGTH || stage2.length != RESPONSE_LENGTH) {
             return false;
         }
-        MessageDigest sha1 = sha1();
-        sha1.update(nonce);
-        sha1.update(stage2);
-        byte[] mask = sha1.digest();
-        byte[] stage1 = new byte[20];
-        for (int i = 0; i < 20; i++) {
-            stage1[i] = (byte) (response[i] ^ mask[i]);
-        }
-        return MessageDigest.isEqual(sha1.digest(stage1), stage2);
+        byte[] candidateStage1 = xor(response, sha1(nonce, stage2));
+        return MessageDigest.isEqual(sha1(candidateStage1), stage2);
     }
 
-    private static MessageDigest sha1() {
-        try {
-            return MessageDigest.getInstance("SHA-1");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-1 is missing from this JVM", e);
-        }
+    /** An empty response or a single NUL: the client has no password to prove. */
+    static boolean isNoPassword(byte[] response) {
+        return response.length == 0 || (response.length == 1 && response[0] == 0);
     }
 }

@@ -126,7 +126,7 @@ public final class BackendConnector {
                     }
                     HandshakeResponse41 response = new HandshakeResponse41(capabilities, 1L << 30, 45 /* utf8mb4_general_ci */,
                             user, NativePassword.scramble(password, handshake.scramble()), schema,
-                            NativePassword.PLUGIN, Map.of("_client_name", "shardgate"), 0);
+                            NativePassword.PLUGIN_NAME, Map.of("_client_name", "shardgate"), 0);
                     ctx.writeAndFlush(new MySqlPacket(packet.sequenceId() + 1, response.encode(ctx.alloc())));
                     return;
                 }
@@ -144,7 +144,7 @@ public final class BackendConnector {
                     }
                     case AuthSwitchRequest.HEADER -> {
                         AuthSwitchRequest request = AuthSwitchRequest.decode(packet.payload());
-                        if (!NativePassword.PLUGIN.equals(request.plugin())) {
+                        if (!NativePassword.PLUGIN_NAME.equals(request.plugin())) {
                             fail(ctx, "the backend account must use mysql_native_password, it asked for " + request.plugin());
                             return;
                         }

@@ -84,7 +84,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         }
         capabilities &= ~(Capabilities.CLIENT_COMPRESS | Capabilities.CLIENT_ZSTD_COMPRESSION_ALGORITHM);
         HandshakeV10 handshake = new HandshakeV10(context.config().serverVersion(), connectionId, nonce,
-                capabilities, UTF8MB4_GENERAL_CI, ServerStatus.AUTOCOMMIT, NativePassword.PLUGIN);
+                capabilities, UTF8MB4_GENERAL_CI, ServerStatus.AUTOCOMMIT, NativePassword.PLUGIN_NAME);
         ctx.writeAndFlush(new MySqlPacket(0, handshake.encode(ctx.alloc())));
         handshakeTimeout = ctx.executor().schedule(() -> {
             if (state != State.COMMAND && ctx.channel().isActive()) {
@@ -132,13 +132,13 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         if (Capabilities.has(response.capabilities(), Capabilities.CLIENT_SSL) && !tls) {
             throw ErrorCode.HANDSHAKE_ERROR.exception("CLIENT_SSL set without an SSL request");
         }
-        String plugin = response.authPlugin().isEmpty() ? NativePassword.PLUGIN : response.authPlugin();
-        if (plugin.equals(NativePassword.PLUGIN)) {
+        String plugin = response.authPlugin().isEmpty() ? NativePassword.PLUGIN_NAME : response.authPlugin();
+        if (plugin.equals(NativePassword.PLUGIN_NAME)) {
             finishAuth(packet.sequenceId() + 1, response.authResponse());
         } else {
             state = State.AUTH_SWITCH;
             ctx.writeAndFlush(new MySqlPacket(packet.sequenceId() + 1,
-                    new AuthSwitchRequest(NativePassword.PLUGIN, nonce).encode(ctx.alloc())));
+                    new AuthSwitchRequest(NativePassword.PLUGIN_NAME, nonce).encode(ctx.alloc())));
         }
     }
 
