@@ -3,7 +3,12 @@ package io.shardgate.proxy;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.channel.EventLoopGroup;
+import io.netty.handler.ssl.SslContext;
 import io.shardgate.proxy.admin.AdminServer;
+import io.shardgate.proxy.auth.RsaKeyPair;
+import io.shardgate.proxy.auth.SelfSignedCertificate;
+import io.shardgate.proxy.auth.TlsMaterial;
+import io.shardgate.proxy.config.ConfigException;
 import io.shardgate.proxy.backend.BackendConnector;
 import io.shardgate.proxy.backend.BackendPool;
 import io.shardgate.proxy.backend.BackendTarget;
@@ -17,7 +22,9 @@ import io.shardgate.proxy.frontend.FrontendServer;
 import io.shardgate.proxy.metrics.ProxyMetrics;
 import io.shardgate.proxy.transport.Transport;
 
+import java.io.IOException;
 import java.security.SecureRandom;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -63,8 +70,9 @@ public final class ShardgateProxy implements AutoCloseable {
             metrics.registerPool(primaryPool);
             Map<String, UserConfig> users = new LinkedHashMap<>();
             config.users().forEach(user -> users.put(user.name(), user));
-            FrontendContext context = new FrontendContext(config, users, primaryPool, Optional.empty(), connections,
-                    metrics, new ErrorTranslator(), new SecureRandom());
+            SecureRandom random = new SecureRandom();
+            FrontendContext context = new FrontendContext(config, users, primaryPool, Optional.of(tls(config, random)),
+                    RsaKeyPair.generate(random), connections, metrics, new ErrorTranslator(), random);
             FrontendServer frontend = FrontendServer.start(transport, boss, workers, config.listen(), context);
             ShardgateProxy[] holder = new ShardgateProxy[1];
             AdminServer admin = AdminServer.start(transport, boss, config.admin().listen(), config.admin().token(),
@@ -77,6 +85,19 @@ public final class ShardgateProxy implements AutoCloseable {
             workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw e;
+        }
+    }
+
+    /** The configured PEM pair, or a self-signed certificate made now; TLS 1.2 and 1.3 only. */
+    private static SslContext tls(ShardgateConfig config, SecureRandom random) {
+        try {
+            TlsMaterial material = config.tls().certificate().isPresent()
+                    ? TlsMaterial.fromPemFiles(config.tls().certificate().get(), config.tls().privateKey().orElseThrow())
+                    : TlsMaterial.selfSigned(SelfSignedCertificate.generate(SelfSignedCertificate.KeyType.RSA_2048,
+                    random, Instant.now()));
+            return material.serverContext();
+        } catch (IOException e) {
+            throw new ConfigException("tls: cannot load the certificate or key: " + e.getMessage());
         }
     }
 

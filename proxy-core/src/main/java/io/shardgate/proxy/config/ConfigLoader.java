@@ -113,22 +113,27 @@ public final class ConfigLoader {
         List<UserConfig> users = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (ConfigNode user : node.elements()) {
-            user.requireObject(Set.of("name", "password", "password_hash", "require_tls"));
+            user.requireObject(Set.of("name", "password", "password_hash", "require_tls", "auth_plugin"));
             String name = user.get("name").requiredString();
             if (!names.add(name)) {
                 throw user.get("name").error("user '" + name + "' appears twice");
             }
             boolean requireTls = user.get("require_tls").booleanValue(false);
+            String plugin = user.get("auth_plugin").optionalString().orElse(UserConfig.NATIVE);
+            if (!plugin.equals(UserConfig.NATIVE) && !plugin.equals(UserConfig.CACHING_SHA2)) {
+                throw user.get("auth_plugin").error("unknown plugin '" + plugin + "' (expected one of: "
+                        + UserConfig.NATIVE + ", " + UserConfig.CACHING_SHA2 + ")");
+            }
             ConfigNode password = user.get("password");
             ConfigNode hash = user.get("password_hash");
             if (password.isMissing() == hash.isMissing()) {
                 throw user.error("give exactly one of password and password_hash");
             }
             if (!password.isMissing()) {
-                users.add(UserConfig.withPassword(name, password.requiredString(), requireTls));
+                users.add(UserConfig.withPassword(name, password.requiredString(), requireTls, plugin));
             } else {
                 try {
-                    users.add(UserConfig.withNativeHash(name, hash.requiredString(), requireTls));
+                    users.add(UserConfig.withNativeHash(name, hash.requiredString(), requireTls, plugin));
                 } catch (IllegalArgumentException e) {
                     throw hash.error(e.getMessage());
                 }

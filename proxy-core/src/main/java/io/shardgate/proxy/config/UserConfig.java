@@ -15,25 +15,35 @@ import static java.util.Objects.requireNonNull;
  * With only {@code password_hash} (MySQL's {@code *HEX} form) caching_sha2 clients take the full
  * path, over TLS or RSA, where the plain password is checked against the SHA1 digest.
  */
-public record UserConfig(String name, byte[] nativeStage2, Optional<byte[]> sha256Stage2, boolean requireTls) {
+public record UserConfig(String name, byte[] nativeStage2, Optional<byte[]> sha256Stage2, boolean requireTls,
+                         String authPlugin) {
+    public static final String NATIVE = "mysql_native_password";
+    public static final String CACHING_SHA2 = "caching_sha2_password";
+
     public UserConfig {
         requireNonNull(name, "name is null");
         requireNonNull(nativeStage2, "nativeStage2 is null");
         requireNonNull(sha256Stage2, "sha256Stage2 is null");
+        requireNonNull(authPlugin, "authPlugin is null");
+        if (!authPlugin.equals(NATIVE) && !authPlugin.equals(CACHING_SHA2)) {
+            throw new IllegalArgumentException("unknown auth plugin '" + authPlugin + "' (expected one of: "
+                    + NATIVE + ", " + CACHING_SHA2 + ")");
+        }
     }
 
-    public static UserConfig withPassword(String name, String password, boolean requireTls) {
+    public static UserConfig withPassword(String name, String password, boolean requireTls, String authPlugin) {
         byte[] plain = password.getBytes(StandardCharsets.UTF_8);
         return new UserConfig(name, digest("SHA-1", digest("SHA-1", plain)),
-                Optional.of(digest("SHA-256", digest("SHA-256", plain))), requireTls);
+                Optional.of(digest("SHA-256", digest("SHA-256", plain))), requireTls, authPlugin);
     }
 
     /** {@code hash} is MySQL's {@code PASSWORD()} output: {@code *} and 40 hex digits. */
-    public static UserConfig withNativeHash(String name, String hash, boolean requireTls) {
+    public static UserConfig withNativeHash(String name, String hash, boolean requireTls, String authPlugin) {
         if (!hash.matches("\\*[0-9A-Fa-f]{40}")) {
             throw new IllegalArgumentException("expected '*' followed by 40 hex digits, as PASSWORD() prints");
         }
-        return new UserConfig(name, HexFormat.of().parseHex(hash.substring(1)), Optional.empty(), requireTls);
+        return new UserConfig(name, HexFormat.of().parseHex(hash.substring(1)), Optional.empty(), requireTls,
+                authPlugin);
     }
 
     static byte[] digest(String algorithm, byte[] input) {
@@ -46,6 +56,6 @@ public record UserConfig(String name, byte[] nativeStage2, Optional<byte[]> sha2
 
     @Override
     public String toString() {
-        return "UserConfig[" + name + ", requireTls=" + requireTls + "]";
+        return "UserConfig[" + name + ", " + authPlugin + ", requireTls=" + requireTls + "]";
     }
 }

@@ -1,6 +1,7 @@
 package io.shardgate.proxy.frontend;
 
 import io.netty.handler.ssl.SslContext;
+import io.shardgate.proxy.auth.RsaKeyPair;
 import io.shardgate.proxy.backend.BackendPool;
 import io.shardgate.proxy.config.ShardgateConfig;
 import io.shardgate.proxy.config.UserConfig;
@@ -18,13 +19,14 @@ import static java.util.Objects.requireNonNull;
  * sessions, TLS, metrics. Built once by the proxy and passed to each connection.
  */
 public record FrontendContext(ShardgateConfig config, Map<String, UserConfig> users, BackendPool primaryPool,
-                       Optional<SslContext> tls, ConnectionRegistry registry, ProxyMetrics metrics,
+                       Optional<SslContext> tls, RsaKeyPair rsa, ConnectionRegistry registry, ProxyMetrics metrics,
                        ErrorTranslator errors, SecureRandom random) {
     public FrontendContext {
         requireNonNull(config, "config is null");
         users = Map.copyOf(requireNonNull(users, "users is null"));
         requireNonNull(primaryPool, "primaryPool is null");
         requireNonNull(tls, "tls is null");
+        requireNonNull(rsa, "rsa is null");
         requireNonNull(registry, "registry is null");
         requireNonNull(metrics, "metrics is null");
         requireNonNull(errors, "errors is null");

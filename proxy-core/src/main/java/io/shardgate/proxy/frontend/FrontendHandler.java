@@ -7,6 +7,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.shardgate.proxy.auth.CachingSha2Password;
 import io.shardgate.proxy.auth.NativePassword;
 import io.shardgate.proxy.auth.Scramble;
 import io.shardgate.proxy.backend.BackendConnection;
@@ -40,8 +41,9 @@ import java.util.concurrent.TimeUnit;
  */
 final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private static final int UTF8MB4_GENERAL_CI = 45;
+    private static final int AUTH_MORE_DATA = 0x01;
 
-    private enum State { HANDSHAKE, AUTH_SWITCH, COMMAND, CLOSED }
+    private enum State { HANDSHAKE, AUTH_SWITCH, SHA2_FULL, SHA2_RSA, COMMAND, CLOSED }
 
     private final FrontendContext context;
     private final ArrayDeque<MySqlPacket> queued = new ArrayDeque<>();
@@ -53,6 +55,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private boolean reserved;
     private boolean tls;
     private HandshakeResponse41 response;
+    private UserConfig user;
+    private boolean passwordGiven;
     private ClientSession session;
     private ScheduledFuture<?> handshakeTimeout;
     private boolean busy;
@@ -100,7 +104,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         try {
             switch (state) {
                 case HANDSHAKE -> handshakeResponse(packet);
-                case AUTH_SWITCH -> authSwitchResponse(packet);
+                case AUTH_SWITCH -> authenticate(packet.sequenceId() + 1, bytes(packet));
+                case SHA2_FULL -> sha2FullAuth(packet);
+                case SHA2_RSA -> sha2Plain(packet.sequenceId() + 1,
+                        context.rsa().decryptPassword(bytes(packet), nonce));
                 case COMMAND -> {
                     if (busy) {
                         queued.add(packet.retain());
@@ -133,30 +140,86 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             throw ErrorCode.HANDSHAKE_ERROR.exception("CLIENT_SSL set without an SSL request");
         }
         String plugin = response.authPlugin().isEmpty() ? NativePassword.PLUGIN_NAME : response.authPlugin();
-        if (plugin.equals(NativePassword.PLUGIN_NAME)) {
-            finishAuth(packet.sequenceId() + 1, response.authResponse());
+        user = context.users().get(response.user());
+        // An unknown user goes through the same steps as a known one, so the answer does not tell them apart.
+        String wanted = user == null ? NativePassword.PLUGIN_NAME : user.authPlugin();
+        if (plugin.equals(wanted)) {
+            authenticate(packet.sequenceId() + 1, response.authResponse());
         } else {
             state = State.AUTH_SWITCH;
             ctx.writeAndFlush(new MySqlPacket(packet.sequenceId() + 1,
-                    new AuthSwitchRequest(NativePassword.PLUGIN_NAME, nonce).encode(ctx.alloc())));
+                    new AuthSwitchRequest(wanted, nonce).encode(ctx.alloc())));
         }
     }
 
-    private void authSwitchResponse(MySqlPacket packet) {
-        byte[] auth = new byte[packet.payload().readableBytes()];
-        packet.payload().getBytes(packet.payload().readerIndex(), auth);
-        finishAuth(packet.sequenceId() + 1, auth);
-    }
-
-    private void finishAuth(int sequence, byte[] authResponse) {
-        String host = clientHost();
-        UserConfig user = context.users().get(response.user());
-        boolean passwordGiven = authResponse.length > 0;
-        if (user == null || !NativePassword.verify(nonce, authResponse, user.nativeStage2())) {
-            context.metrics().authFailed();
-            sendErrorAndClose(sequence, ErrorCode.ACCESS_DENIED.packet(response.user(), host, passwordGiven ? "YES" : "NO"));
+    /** Checks the client's scramble for the user's plugin (the one in use after any switch). */
+    private void authenticate(int sequence, byte[] authResponse) {
+        passwordGiven = authResponse.length > 0 && !(authResponse.length == 1 && authResponse[0] == 0);
+        if (user == null) {
+            deny(sequence);
             return;
         }
+        if (user.authPlugin().equals(CachingSha2Password.PLUGIN_NAME)) {
+            boolean fast = user.sha256Stage2().map(stage2 -> CachingSha2Password.verifyFast(nonce, authResponse, stage2))
+                    .orElse(false);
+            if (fast) {
+                ctx.write(new MySqlPacket(sequence, moreData(new byte[] {CachingSha2Password.FAST_AUTH_SUCCESS})));
+                finishAuth(sequence + 1);
+                return;
+            }
+            // No cached digest, or a mismatch: ask for the password itself (over TLS, or RSA-encrypted).
+            state = State.SHA2_FULL;
+            ctx.writeAndFlush(new MySqlPacket(sequence,
+                    moreData(new byte[] {CachingSha2Password.PERFORM_FULL_AUTHENTICATION})));
+            return;
+        }
+        if (!NativePassword.verify(nonce, authResponse, user.nativeStage2())) {
+            deny(sequence);
+            return;
+        }
+        finishAuth(sequence);
+    }
+
+    private void sha2FullAuth(MySqlPacket packet) {
+        byte[] data = bytes(packet);
+        int sequence = packet.sequenceId() + 1;
+        if (tls) {
+            sha2Plain(sequence, data);
+        } else if (data.length == 1 && data[0] == CachingSha2Password.REQUEST_PUBLIC_KEY) {
+            state = State.SHA2_RSA;
+            ctx.writeAndFlush(new MySqlPacket(sequence, moreData(context.rsa().publicKeyPemBytes())));
+        } else {
+            // A plain password over an unencrypted connection is refused, as MySQL does.
+            deny(sequence);
+        }
+    }
+
+    private void sha2Plain(int sequence, byte[] password) {
+        if (!CachingSha2Password.verifyPlain(password, user)) {
+            deny(sequence);
+            return;
+        }
+        finishAuth(sequence);
+    }
+
+    private ByteBuf moreData(byte[] data) {
+        return ctx.alloc().buffer(1 + data.length).writeByte(AUTH_MORE_DATA).writeBytes(data);
+    }
+
+    private static byte[] bytes(MySqlPacket packet) {
+        byte[] data = new byte[packet.payload().readableBytes()];
+        packet.payload().getBytes(packet.payload().readerIndex(), data);
+        return data;
+    }
+
+    private void deny(int sequence) {
+        context.metrics().authFailed();
+        sendErrorAndClose(sequence, ErrorCode.ACCESS_DENIED.packet(response.user(), clientHost(),
+                passwordGiven ? "YES" : "NO"));
+    }
+
+    private void finishAuth(int sequence) {
+        String host = clientHost();
         if (user.requireTls() && !tls) {
             context.metrics().authFailed();
             sendErrorAndClose(sequence, ErrorCode.INSECURE_TRANSPORT.packet(response.user()));

@@ -30,7 +30,7 @@ class CachingSha2PasswordTest {
 
     @Test
     void stage2MatchesUserConfig() {
-        assertThat(UserConfig.withPassword("u", "secret", false).sha256Stage2()).hasValue(SECRET_SHA256_STAGE2);
+        assertThat(UserConfig.withPassword("u", "secret", false, UserConfig.NATIVE).sha256Stage2()).hasValue(SECRET_SHA256_STAGE2);
     }
 
     @Test
@@ -48,7 +48,7 @@ class CachingSha2PasswordTest {
     @Test
     void roundTripWithFreshNonces() {
         SecureRandom random = new SecureRandom();
-        byte[] stage2 = UserConfig.withPassword("u", "pässwörd", false).sha256Stage2().orElseThrow();
+        byte[] stage2 = UserConfig.withPassword("u", "pässwörd", false, UserConfig.NATIVE).sha256Stage2().orElseThrow();
         for (int i = 0; i < 50; i++) {
             byte[] nonce = Scramble.generate(random);
             assertThat(CachingSha2Password.verifyFast(nonce, CachingSha2Password.scramble(bytes("pässwörd"), nonce), stage2)).isTrue();
@@ -75,7 +75,7 @@ class CachingSha2PasswordTest {
 
     @Test
     void emptyPassword() {
-        byte[] emptyStage2 = UserConfig.withPassword("u", "", false).sha256Stage2().orElseThrow();
+        byte[] emptyStage2 = UserConfig.withPassword("u", "", false, UserConfig.NATIVE).sha256Stage2().orElseThrow();
         assertThat(CachingSha2Password.scramble(new byte[0], FIXED_NONCE)).isEmpty();
         // libmysql sends a single 0x00 for "no password", PyMySQL an empty packet
         assertThat(CachingSha2Password.verifyFast(FIXED_NONCE, new byte[] {0}, emptyStage2)).isTrue();
@@ -86,7 +86,7 @@ class CachingSha2PasswordTest {
 
     @Test
     void verifyPlainUsesSha256WhenConfiguredWithThePassword() {
-        UserConfig user = UserConfig.withPassword("u", "pässwörd", false);
+        UserConfig user = UserConfig.withPassword("u", "pässwörd", false, UserConfig.NATIVE);
         assertThat(CachingSha2Password.verifyPlain(bytes("pässwörd"), user)).isTrue();
         assertThat(CachingSha2Password.verifyPlain(bytes("pässwörd\0"), user)).as("NUL-terminated, as sent").isTrue();
         assertThat(CachingSha2Password.verifyPlain(bytes("passwörd"), user)).isFalse();
@@ -95,7 +95,7 @@ class CachingSha2PasswordTest {
 
     @Test
     void verifyPlainFallsBackToTheNativeHash() {
-        UserConfig user = UserConfig.withNativeHash("u", "*14E65567ABDB5135D0CFD9A70B3032C179A49EE7", false);
+        UserConfig user = UserConfig.withNativeHash("u", "*14E65567ABDB5135D0CFD9A70B3032C179A49EE7", false, UserConfig.NATIVE);
         assertThat(user.sha256Stage2()).isEmpty();
         assertThat(CachingSha2Password.verifyPlain(bytes("secret\0"), user)).isTrue();
         assertThat(CachingSha2Password.verifyPlain(bytes("secret"), user)).isTrue();
@@ -105,7 +105,7 @@ class CachingSha2PasswordTest {
 
     @Test
     void verifyPlainEmptyPassword() {
-        UserConfig user = UserConfig.withPassword("u", "", false);
+        UserConfig user = UserConfig.withPassword("u", "", false, UserConfig.NATIVE);
         assertThat(CachingSha2Password.verifyPlain(new byte[] {0}, user)).isTrue();
         assertThat(CachingSha2Password.verifyPlain(bytes("x"), user)).isFalse();
     }

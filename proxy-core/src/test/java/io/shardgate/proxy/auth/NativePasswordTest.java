@@ -28,9 +28,9 @@ class NativePasswordTest {
 
     @Test
     void stage2MatchesMariadbPassword() {
-        assertThat(UserConfig.withPassword("u", "secret", false).nativeStage2()).isEqualTo(SECRET_STAGE2);
+        assertThat(UserConfig.withPassword("u", "secret", false, UserConfig.NATIVE).nativeStage2()).isEqualTo(SECRET_STAGE2);
         // SELECT PASSWORD('pässwörd') from the mariadb CLI (UTF-8 client) printed *0225EC50...
-        assertThat(UserConfig.withPassword("u", "pässwörd", false).nativeStage2())
+        assertThat(UserConfig.withPassword("u", "pässwörd", false, UserConfig.NATIVE).nativeStage2())
                 .isEqualTo(HEX.parseHex("0225ec5004abb0b8cb557541fe53de1a5d8cc825"));
     }
 
@@ -56,7 +56,7 @@ class NativePasswordTest {
     @Test
     void roundTripWithFreshNonces() {
         SecureRandom random = new SecureRandom();
-        byte[] stage2 = UserConfig.withPassword("u", "pässwörd", false).nativeStage2();
+        byte[] stage2 = UserConfig.withPassword("u", "pässwörd", false, UserConfig.NATIVE).nativeStage2();
         for (int i = 0; i < 50; i++) {
             byte[] nonce = Scramble.generate(random);
             assertThat(NativePassword.verify(nonce, NativePassword.scramble(bytes("pässwörd"), nonce), stage2)).isTrue();
@@ -96,7 +96,7 @@ class NativePasswordTest {
 
     @Test
     void emptyResponseIsValidOnlyForTheEmptyPassword() {
-        byte[] emptyStage2 = UserConfig.withPassword("u", "", false).nativeStage2();
+        byte[] emptyStage2 = UserConfig.withPassword("u", "", false, UserConfig.NATIVE).nativeStage2();
         assertThat(NativePassword.verify(FIXED_NONCE, new byte[0], emptyStage2)).isTrue();
         assertThat(NativePassword.verify(FIXED_NONCE, new byte[] {0}, emptyStage2)).isTrue();
         assertThat(NativePassword.verify(FIXED_NONCE, new byte[0], new byte[0])).isTrue();
@@ -106,7 +106,7 @@ class NativePasswordTest {
 
     @Test
     void userWithEmptyPasswordIsNotAcceptedWithAScramble() {
-        byte[] emptyStage2 = UserConfig.withPassword("u", "", false).nativeStage2();
+        byte[] emptyStage2 = UserConfig.withPassword("u", "", false, UserConfig.NATIVE).nativeStage2();
         assertThat(NativePassword.verify(FIXED_NONCE, NativePassword.scramble(SECRET, FIXED_NONCE), emptyStage2)).isFalse();
     }
 

@@ -45,7 +45,7 @@ class ConfigLoaderTest {
                 server_version: 8.0.36-shardgate
                 users:
                   - { name: app, password: app, require_tls: true }
-                  - { name: ro, password_hash: "*6BB4837EB74329105EE4568DDA7DC67ED2CA2AD9" }
+                  - { name: ro, password_hash: "*6BB4837EB74329105EE4568DDA7DC67ED2CA2AD9", auth_plugin: caching_sha2_password }
                 backend_user: { name: shardgate, password: secret }
                 shards:
                   - name: s1
@@ -82,6 +82,8 @@ class ConfigLoaderTest {
         // PASSWORD('123456') in MariaDB
         assertThat(ro.nativeStage2()).hasSize(20);
         assertThat(ro.sha256Stage2()).isEmpty();
+        assertThat(ro.authPlugin()).isEqualTo("caching_sha2_password");
+        assertThat(app.authPlugin()).isEqualTo("mysql_native_password");
     }
 
     @Test
@@ -106,6 +108,9 @@ class ConfigLoaderTest {
                 .hasMessage("limits.max_allowed_packet: 12 is out of range (expected: 1024..1073741824)");
         assertThatThrownBy(() -> loader.parse(MINIMAL + "tls: { cert: /nonexistent.pem }\n"))
                 .hasMessage("tls: give both cert and key, or neither for a self-signed pair");
+        assertThatThrownBy(() -> loader.parse(MINIMAL.replace("password: app }", "password: app, auth_plugin: sha256_password }")))
+                .hasMessage("users[0].auth_plugin: unknown plugin 'sha256_password' (expected one of: "
+                        + "mysql_native_password, caching_sha2_password)");
         assertThatThrownBy(() -> loader.parse("a: [\n"))
                 .hasMessageStartingWith("config: not valid YAML");
     }
