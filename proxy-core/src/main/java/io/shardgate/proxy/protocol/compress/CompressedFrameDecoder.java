@@ -78,24 +78,18 @@ public final class CompressedFrameDecoder extends ByteToMessageDecoder {
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         try {
-            switch (state) {
-                case HEADER:
-                    if (!decodeHeader(in)) {
-                        return;
-                    }
-                    state = State.PAYLOAD;
-                    // fall through: the payload may already be here
-                case PAYLOAD:
-                    if (!decodePayload(ctx, in, out)) {
-                        return;
-                    }
-                    state = State.HEADER;
+            if (state == State.FAILED) {
+                in.skipBytes(in.readableBytes());
+                return;
+            }
+            if (state == State.HEADER) {
+                if (!decodeHeader(in)) {
                     return;
-                case FAILED:
-                    in.skipBytes(in.readableBytes());
-                    return;
-                default:
-                    throw new IllegalStateException("unknown state: " + state);
+                }
+                state = State.PAYLOAD;
+            }
+            if (decodePayload(ctx, in, out)) {
+                state = State.HEADER;
             }
         } catch (CompressedFrameException e) {
             state = State.FAILED;

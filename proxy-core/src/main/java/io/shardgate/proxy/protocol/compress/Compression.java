@@ -10,7 +10,10 @@ import java.util.Optional;
  *
  * <p>Compression starts with the first command after the handshake: the auth OK packet is still
  * sent uncompressed. The front end installs the handlers right after writing the OK packet (before
- * the client can send anything compressed); the backend right after reading it.
+ * the client can send anything compressed); the backend right after reading it. Install on the
+ * channel's event loop, in the same task that writes (or reads) the OK packet: a write issued on
+ * the event loop has passed the pipeline before the call returns, so the OK is not compressed,
+ * and no compressed byte can have been read yet.
  */
 public final class Compression {
 

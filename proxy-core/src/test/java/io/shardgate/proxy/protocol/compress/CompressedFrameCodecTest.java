@@ -172,7 +172,7 @@ class CompressedFrameCodecTest {
         for (int i = 0; i < frames.length; i++) {
             decoder.writeInbound(Unpooled.wrappedBuffer(frames, i, 1));
             if (i < 6) {
-                assertThat((Object) decoder.readInbound()).isNull();
+                assertThat(decoder.<Object>readInbound()).isNull();
             }
         }
 

@@ -78,7 +78,7 @@ class CompressedFrameDecoderTest {
     void emptyFrameEmitsNothing() {
         EmbeddedChannel channel = decoder(new Zlib());
         channel.writeInbound(Unpooled.wrappedBuffer(frame(0, 0, new byte[0])));
-        assertThat((Object) channel.readInbound()).isNull();
+        assertThat(channel.<Object>readInbound()).isNull();
         assertFalse(channel.finish());
     }
 
@@ -196,7 +196,7 @@ class CompressedFrameDecoderTest {
         assertThatThrownBy(() -> channel.writeInbound(Unpooled.wrappedBuffer(concat(corruptFrame, valid))))
                 .isInstanceOf(CompressedFrameException.class)
                 .hasMessageContaining(message);
-        assertThat((Object) channel.readInbound()).isNull();
+        assertThat(channel.<Object>readInbound()).isNull();
         assertFalse(channel.writeInbound(Unpooled.wrappedBuffer(valid)));
         assertFalse(channel.finish());
     }
