@@ -25,6 +25,7 @@ import io.shardgate.proxy.protocol.HandshakeV10;
 import io.shardgate.proxy.protocol.MySqlPacket;
 import io.shardgate.proxy.protocol.OkPacket;
 import io.shardgate.proxy.protocol.ServerStatus;
+import io.shardgate.proxy.protocol.compress.Compression;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -57,6 +58,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private HandshakeResponse41 response;
     private UserConfig user;
     private boolean passwordGiven;
+    private long announced;
     private ClientSession session;
     private ScheduledFuture<?> handshakeTimeout;
     private boolean busy;
@@ -86,7 +88,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         if (context.config().allowLocalInfile()) {
             capabilities |= Capabilities.CLIENT_LOCAL_FILES;
         }
-        capabilities &= ~(Capabilities.CLIENT_COMPRESS | Capabilities.CLIENT_ZSTD_COMPRESSION_ALGORITHM);
+        announced = capabilities;
         HandshakeV10 handshake = new HandshakeV10(context.config().serverVersion(), connectionId, nonce,
                 capabilities, UTF8MB4_GENERAL_CI, ServerStatus.AUTOCOMMIT, NativePassword.PLUGIN_NAME);
         ctx.writeAndFlush(new MySqlPacket(0, handshake.encode(ctx.alloc())));
@@ -250,6 +252,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         busy = false;
         ctx.writeAndFlush(new MySqlPacket(sequence, OkPacket.of(0, 0, ServerStatus.AUTOCOMMIT, 0)
                 .encode(ctx.alloc(), session.capabilities())));
+        // The OK above went out uncompressed; compression starts with the client's first command.
+        Compression.negotiate(announced, response.capabilities(), response.zstdLevel())
+                .ifPresent(algorithm -> Compression.install(ctx.pipeline(), "decoder", algorithm));
         ctx.channel().config().setAutoRead(true);
         context.metrics().authenticated();
         drainQueue();

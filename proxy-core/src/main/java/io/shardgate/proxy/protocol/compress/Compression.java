@@ -37,6 +37,9 @@ public final class Compression {
      *
      * @return the channel's compressed sequence, shared by the two handlers
      */
+    /** Name of the handler that packs one flush's packets into one frame (server side). */
+    public static final String COALESCER_NAME = "compressedFlushCoalescer";
+
     public static CompressionSequence install(ChannelPipeline pipeline, String beforeHandlerName, CompressionAlgorithm algorithm) {
         return install(pipeline, beforeHandlerName, algorithm, CompressionSequence.Side.SERVER);
     }
@@ -62,6 +65,9 @@ public final class Compression {
         CompressionSequence sequence = new CompressionSequence(side);
         pipeline.addBefore(beforeHandlerName, DECODER_NAME, new CompressedFrameDecoder(algorithm, sequence));
         pipeline.addBefore(beforeHandlerName, ENCODER_NAME, new CompressedFrameEncoder(algorithm, sequence));
+        if (side == CompressionSequence.Side.SERVER) {
+            pipeline.addAfter(ENCODER_NAME, COALESCER_NAME, new FlushCoalescer());
+        }
         return sequence;
     }
 
@@ -80,7 +86,8 @@ public final class Compression {
             return Optional.of(new Zlib());
         }
         if ((common & Zstd.CLIENT_ZSTD_COMPRESSION_ALGORITHM) != 0) {
-            return Optional.of(new Zstd(zstdLevel));
+            // A client that sent no level gets zstd's default.
+            return Optional.of(zstdLevel == 0 ? new Zstd() : new Zstd(zstdLevel));
         }
         return Optional.empty();
     }

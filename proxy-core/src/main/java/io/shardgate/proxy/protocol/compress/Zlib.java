@@ -16,7 +16,7 @@ import java.util.zip.Inflater;
 public record Zlib(int level) implements CompressionAlgorithm {
 
     /** CLIENT_COMPRESS. */
-    public static final long CLIENT_COMPRESS = 1L << 5;
+    public static final long CLIENT_COMPRESS = io.shardgate.proxy.protocol.Capabilities.CLIENT_COMPRESS;
     /** The level MySQL and MariaDB use. */
     public static final int DEFAULT_LEVEL = 6;
 

@@ -19,7 +19,8 @@ import io.netty.buffer.ByteBufUtil;
 public record Zstd(int level) implements CompressionAlgorithm {
 
     /** CLIENT_ZSTD_COMPRESSION_ALGORITHM. */
-    public static final long CLIENT_ZSTD_COMPRESSION_ALGORITHM = 1L << 26;
+    public static final long CLIENT_ZSTD_COMPRESSION_ALGORITHM =
+            io.shardgate.proxy.protocol.Capabilities.CLIENT_ZSTD_COMPRESSION_ALGORITHM;
     /** The level a MySQL client uses when none is configured. */
     public static final int DEFAULT_LEVEL = 3;
     public static final int MIN_LEVEL = 1;

@@ -28,13 +28,32 @@ class CompressionTest {
         CompressionSequence sequence = Compression.install(channel.pipeline(), "packetFramer", new Zstd(5));
 
         assertThat(channel.pipeline().names()).startsWith(Compression.DECODER_NAME, Compression.ENCODER_NAME,
-                "packetFramer", "commands");
+                Compression.COALESCER_NAME, "packetFramer", "commands");
         assertThat(sequence.side()).isEqualTo(CompressionSequence.Side.SERVER);
         byte[] ping = packet(0, new byte[] {0x0E});
         channel.writeInbound(Unpooled.wrappedBuffer(frame(0, 0, ping)));
         assertThat(drainInbound(channel)).isEqualTo(ping);
         channel.writeOutbound(Unpooled.wrappedBuffer(packet(1, new byte[] {0, 0, 0, 2, 0, 0, 0})));
         assertThat(drainOutbound(channel)).hasSize(1).allSatisfy(f -> assertThat(f[3]).isEqualTo((byte) 1));
+        assertFalse(channel.finish());
+    }
+
+    @Test
+    void serverPacksOneFlushIntoOneFrame() {
+        EmbeddedChannel channel = new EmbeddedChannel();
+        channel.pipeline().addLast("packetFramer", new ChannelDuplexHandler());
+        Compression.install(channel.pipeline(), "packetFramer", new Zlib());
+        byte[] first = packet(1, new byte[] {1});
+        byte[] second = packet(2, new byte[] {3, 'd', 'e', 'f'});
+        channel.write(Unpooled.wrappedBuffer(first));
+        channel.write(Unpooled.wrappedBuffer(second));
+        assertThat(channel.outboundMessages()).as("nothing leaves before the flush").isEmpty();
+        channel.flush();
+        java.util.List<byte[]> frames = drainOutbound(channel);
+        assertThat(frames).hasSize(1);
+        byte[] frame = frames.get(0);
+        int payloadLength = (frame[0] & 0xFF) | (frame[1] & 0xFF) << 8 | (frame[2] & 0xFF) << 16;
+        assertThat(payloadLength).isEqualTo(first.length + second.length);
         assertFalse(channel.finish());
     }
 
@@ -79,8 +98,10 @@ class CompressionTest {
         assertThat(Compression.negotiate(server, BOTH, 7)).as("zlib wins when both are set").contains(new Zlib());
         assertThat(Compression.negotiate(Zlib.CLIENT_COMPRESS, Zstd.CLIENT_ZSTD_COMPRESSION_ALGORITHM, 3)).isEmpty();
         assertThat(Compression.negotiate(server, CLIENT_PROTOCOL_41, 3)).isEqualTo(Optional.empty());
-        assertThatThrownBy(() -> Compression.negotiate(server, Zstd.CLIENT_ZSTD_COMPRESSION_ALGORITHM, 0))
-                .hasMessage("level: 0 (expected: 1..22)");
+        assertThat(Compression.negotiate(server, Zstd.CLIENT_ZSTD_COMPRESSION_ALGORITHM, 0))
+                .as("no level sent: zstd's default").contains(new Zstd());
+        assertThatThrownBy(() -> Compression.negotiate(server, Zstd.CLIENT_ZSTD_COMPRESSION_ALGORITHM, 23))
+                .hasMessage("level: 23 (expected: 1..22)");
     }
 
     @Test
