@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.shardgate.proxy.auth.CachingSha2Password;
@@ -129,13 +128,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     private void handshakeResponse(MySqlPacket packet) {
         if (HandshakeResponse41.isSslRequest(packet.payload())) {
-            if (context.tls().isEmpty() || tls) {
-                throw ErrorCode.HANDSHAKE_ERROR.exception("TLS was requested but is not offered");
-            }
-            SslHandler ssl = context.tls().get().newHandler(ctx.alloc());
-            ctx.pipeline().addFirst("tls", ssl);
-            tls = true;
-            return;
+            // TlsUpgradeHandler takes every SSLRequest that may be honoured; this one may not.
+            throw ErrorCode.HANDSHAKE_ERROR.exception(tls ? "a second SSL request" : "TLS was requested but is not offered");
         }
         response = HandshakeResponse41.decode(packet.payload());
         if (Capabilities.has(response.capabilities(), Capabilities.CLIENT_SSL) && !tls) {
@@ -421,6 +415,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt == TlsUpgradeHandler.TlsStarted.INSTANCE) {
+            tls = true;
+            return;
+        }
         if (evt instanceof IdleStateEvent && state == State.COMMAND && !busy) {
             state = State.CLOSED;
             ctx.close();

@@ -42,6 +42,7 @@ public final class FrontendServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
+                        context.tls().ifPresent(tls -> ch.pipeline().addLast("tls-upgrade", new TlsUpgradeHandler(tls)));
                         ch.pipeline().addLast("bytes-in", new BytesIn(context));
                         ch.pipeline().addLast("decoder", new PacketDecoder(context.config().limits().maxAllowedPacket()));
                         ch.pipeline().addLast("encoder", ENCODER);
