@@ -50,8 +50,8 @@ public final class Wire {
 
     public static byte[] readLenencBytes(ByteBuf buf) {
         long length = readLenencInt(buf);
-        if (length > buf.readableBytes()) {
-            throw new MalformedPacketException("length-encoded string length: " + length + " (expected: <= "
+        if (length < 0 || length > buf.readableBytes()) {
+            throw new MalformedPacketException("length-encoded string length: " + Long.toUnsignedString(length) + " (expected: <= "
                     + buf.readableBytes() + " remaining bytes)");
         }
         byte[] bytes = new byte[(int) length];
