@@ -118,6 +118,9 @@ public record HandshakeResponse41(long capabilities, long maxPacketSize, int cha
                 attrs.release();
             }
         }
+        if (Capabilities.has(capabilities, Capabilities.CLIENT_ZSTD_COMPRESSION_ALGORITHM)) {
+            buf.writeByte(zstdLevel);
+        }
         return buf;
     }
 }
