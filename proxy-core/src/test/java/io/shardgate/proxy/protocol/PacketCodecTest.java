@@ -202,6 +202,16 @@ class PacketCodecTest {
         assertFalse(channel.finish());
     }
 
+    @Test
+    void encodesAnEmptyPayloadAsAHeaderAlone() {
+        List<ByteBuf> wire = encode(3, Unpooled.buffer(0));
+        assertThat(wire).hasSize(2);
+        assertThat(ByteBufUtil.getBytes(wire.get(0))).containsExactly(0, 0, 0, 3);
+        assertThat(wire.get(1).readableBytes()).isZero();
+        wire.forEach(ByteBuf::release);
+        assertThat(wire).allSatisfy(buf -> assertThat(buf.refCnt()).isZero());
+    }
+
     /** Encodes one packet and returns the wire buffers in order; the packet itself is consumed. */
     private static List<ByteBuf> encode(int sequenceId, ByteBuf payload) {
         EmbeddedChannel channel = new EmbeddedChannel(new PacketEncoder());
