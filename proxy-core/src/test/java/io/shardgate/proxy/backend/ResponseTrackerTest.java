@@ -13,6 +13,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -390,6 +391,37 @@ class ResponseTrackerTest {
     void fetchThatFails() {
         ResponseTracker tracker = follow(true, Command.STMT_FETCH, list(err()));
         assertThat(tracker.endedWithError()).isTrue();
+    }
+
+    /**
+     * Packets captured from MariaDB 10.11.19 for {@code SELECT 1 AS a, 2 AS b UNION SELECT 3, 4}:
+     * COM_STMT_PREPARE, COM_STMT_EXECUTE with a read-only cursor, then COM_STMT_FETCH of 1 row and
+     * of 10 rows. With CLIENT_DEPRECATE_EOF the cursor's column definitions still end with a
+     * terminator: an OK_Packet with header 0xFE and SERVER_STATUS_CURSOR_EXISTS.
+     */
+    @ParameterizedTest(name = "deprecateEof={0}")
+    @ValueSource(booleans = {false, true})
+    void cursorCapturedFromMariaDb(boolean deprecateEof) {
+        String columnA = "03646566000000016101610c3f0002000000030100000000";
+        String columnB = "03646566000000016201620c3f0002000000030100000000";
+        List<byte[]> prepare = deprecateEof
+                ? hexList("000100000002000000000000", columnA, columnB)
+                : hexList("000200000002000000000000", columnA, columnB, "fe00000200");
+        List<byte[]> execute = hexList("02", columnA, columnB, deprecateEof ? "fe000062000000" : "fe00006200");
+        List<byte[]> firstFetch = hexList("00000100000002000000", deprecateEof ? "fe000042000000" : "fe00004200");
+        List<byte[]> lastFetch = hexList("00000300000004000000", deprecateEof ? "fe000082000000" : "fe00008200");
+
+        follow(deprecateEof, Command.STMT_PREPARE, prepare);
+        ResponseTracker tracker = follow(deprecateEof, Command.STMT_EXECUTE, execute);
+        assertThat(tracker.lastStatus()).isEqualTo(AUTOCOMMIT | ServerStatus.NO_INDEX_USED | ServerStatus.CURSOR_EXISTS);
+        tracker = follow(deprecateEof, Command.STMT_FETCH, firstFetch);
+        assertThat(tracker.lastStatus()).isEqualTo(AUTOCOMMIT | ServerStatus.CURSOR_EXISTS);
+        tracker = follow(deprecateEof, Command.STMT_FETCH, lastFetch);
+        assertThat(tracker.lastStatus()).isEqualTo(AUTOCOMMIT | ServerStatus.LAST_ROW_SENT);
+    }
+
+    private static List<byte[]> hexList(String... packets) {
+        return Arrays.stream(packets).map(HexFormat.of()::parseHex).toList();
     }
 
     // ---- COM_STMT_PREPARE --------------------------------------------------------------------
