@@ -36,6 +36,7 @@ public final class ResponseTracker {
     /** Starts following the response to {@code command}. */
     public void start(Command command) {
         this.command = command;
+        this.lastStatus = 0;
         this.error = false;
         this.localInfile = false;
         this.state = switch (command) {

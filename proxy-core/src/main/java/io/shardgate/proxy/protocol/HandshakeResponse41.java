@@ -27,7 +27,8 @@ public record HandshakeResponse41(long capabilities, long maxPacketSize, int cha
         requireNonNull(authResponse, "authResponse is null");
         requireNonNull(database, "database is null");
         requireNonNull(authPlugin, "authPlugin is null");
-        attributes = Map.copyOf(requireNonNull(attributes, "attributes is null"));
+        // Keeps the client's order, so encoding what was decoded gives the same bytes.
+        attributes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(requireNonNull(attributes, "attributes is null")));
     }
 
     public static boolean isSslRequest(ByteBuf payload) {

@@ -21,6 +21,7 @@ public final class PacketDecoder extends ByteToMessageDecoder {
     private final long maxPacketSize;
     private CompositeByteBuf joining;
     private int joiningSequence;
+    private boolean failed;
 
     public PacketDecoder(long maxPacketSize) {
         this.maxPacketSize = maxPacketSize;
@@ -28,6 +29,11 @@ public final class PacketDecoder extends ByteToMessageDecoder {
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        if (failed) {
+            // After an oversized packet the stream cannot be re-framed: drop everything (the connection is closing).
+            in.skipBytes(in.readableBytes());
+            return;
+        }
         while (in.readableBytes() >= HEADER) {
             int start = in.readerIndex();
             int length = in.getUnsignedMediumLE(start);
@@ -35,6 +41,8 @@ public final class PacketDecoder extends ByteToMessageDecoder {
             long total = (joining == null ? 0 : joining.readableBytes()) + (long) length;
             if (total > maxPacketSize) {
                 discardJoining();
+                failed = true;
+                in.skipBytes(in.readableBytes());
                 throw new PacketTooLargeException(total, maxPacketSize);
             }
             if (in.readableBytes() < HEADER + length) {
