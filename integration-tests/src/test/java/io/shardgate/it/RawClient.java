@@ -1,0 +1,144 @@
+package io.shardgate.it;
+
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Arrays;
+
+/**
+ * A deliberately small MySQL client on a plain socket, for sending bytes no driver would send.
+ * It reads packets, and logs in with mysql_native_password when asked.
+ */
+final class RawClient implements AutoCloseable {
+    /** One packet, or the reason there is none. */
+    record Reply(Kind kind, int sequenceId, byte[] payload) {
+        enum Kind { PACKET, CLOSED, TIMEOUT }
+
+        boolean isErr() {
+            return kind == Kind.PACKET && payload.length > 0 && (payload[0] & 0xFF) == 0xFF;
+        }
+
+        int errno() {
+            return (payload[1] & 0xFF) | (payload[2] & 0xFF) << 8;
+        }
+    }
+
+    private final Socket socket;
+    private final DataInputStream in;
+    private final OutputStream out;
+    private byte[] scramble;
+
+    RawClient(int port, int timeoutMillis) throws IOException {
+        socket = new Socket("127.0.0.1", port);
+        socket.setSoTimeout(timeoutMillis);
+        socket.setTcpNoDelay(true);
+        in = new DataInputStream(socket.getInputStream());
+        out = socket.getOutputStream();
+    }
+
+    /** Reads the server's handshake and keeps its scramble; returns it as a reply. */
+    Reply readHandshake() throws IOException {
+        Reply reply = read();
+        if (reply.kind() == Reply.Kind.PACKET && reply.payload().length > 0 && reply.payload()[0] == 10) {
+            byte[] p = reply.payload();
+            int i = 1;
+            while (p[i] != 0) {
+                i++;
+            }
+            i += 1 + 4;
+            byte[] part1 = Arrays.copyOfRange(p, i, i + 8);
+            i += 8 + 1 + 2 + 1 + 2 + 2 + 1 + 10;
+            byte[] part2 = Arrays.copyOfRange(p, i, i + 12);
+            scramble = new byte[20];
+            System.arraycopy(part1, 0, scramble, 0, 8);
+            System.arraycopy(part2, 0, scramble, 8, 12);
+        }
+        return reply;
+    }
+
+    /** Logs in as user/password (native); returns the server's answer to the login. */
+    Reply login(String user, String password) throws Exception {
+        Reply handshake = readHandshake();
+        if (handshake.kind() != Reply.Kind.PACKET || handshake.isErr()) {
+            return handshake;
+        }
+        long caps = 0x0200 | 0x8000 | 0x80000 | 0x1 | 0x2000 | 0x10000 | 0x20000 | 0x1000000;
+        byte[] userBytes = user.getBytes(StandardCharsets.UTF_8);
+        byte[] auth = scramble(password.getBytes(StandardCharsets.UTF_8), scramble);
+        byte[] plugin = "mysql_native_password".getBytes(StandardCharsets.US_ASCII);
+        byte[] payload = new byte[32 + userBytes.length + 1 + 1 + auth.length + plugin.length + 1];
+        putInt(payload, 0, caps);
+        putInt(payload, 4, 1 << 24);
+        payload[8] = 45;
+        int i = 32;
+        System.arraycopy(userBytes, 0, payload, i, userBytes.length);
+        i += userBytes.length + 1;
+        payload[i++] = (byte) auth.length;
+        System.arraycopy(auth, 0, payload, i, auth.length);
+        i += auth.length;
+        System.arraycopy(plugin, 0, payload, i, plugin.length);
+        write(1, payload);
+        return read();
+    }
+
+    void write(int sequenceId, byte[] payload) throws IOException {
+        byte[] header = {(byte) payload.length, (byte) (payload.length >> 8), (byte) (payload.length >> 16),
+                (byte) sequenceId};
+        out.write(header);
+        out.write(payload);
+        out.flush();
+    }
+
+    void writeRaw(byte[] bytes) throws IOException {
+        out.write(bytes);
+        out.flush();
+    }
+
+    Reply read() throws IOException {
+        try {
+            int b0 = in.readUnsignedByte();
+            int length = b0 | in.readUnsignedByte() << 8 | in.readUnsignedByte() << 16;
+            int sequence = in.readUnsignedByte();
+            byte[] payload = new byte[length];
+            in.readFully(payload);
+            return new Reply(Reply.Kind.PACKET, sequence, payload);
+        } catch (EOFException e) {
+            return new Reply(Reply.Kind.CLOSED, -1, new byte[0]);
+        } catch (SocketTimeoutException e) {
+            return new Reply(Reply.Kind.TIMEOUT, -1, new byte[0]);
+        } catch (IOException e) {
+            // Connection reset: the server closed while we were still sending.
+            return new Reply(Reply.Kind.CLOSED, -1, new byte[0]);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+
+    private static void putInt(byte[] b, int at, long v) {
+        b[at] = (byte) v;
+        b[at + 1] = (byte) (v >> 8);
+        b[at + 2] = (byte) (v >> 16);
+        b[at + 3] = (byte) (v >> 24);
+    }
+
+    static byte[] scramble(byte[] password, byte[] nonce) throws Exception {
+        MessageDigest sha1 = MessageDigest.getInstance("SHA-1");
+        byte[] stage1 = sha1.digest(password);
+        byte[] stage2 = sha1.digest(stage1);
+        sha1.update(nonce);
+        sha1.update(stage2);
+        byte[] mask = sha1.digest();
+        for (int i = 0; i < mask.length; i++) {
+            mask[i] ^= stage1[i];
+        }
+        return mask;
+    }
+}
