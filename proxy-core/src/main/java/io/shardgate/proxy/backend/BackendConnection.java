@@ -21,6 +21,7 @@ import static java.util.Objects.requireNonNull;
  * until the {@link ResponseTracker} says the response is complete.
  */
 public final class BackendConnection {
+    private static final System.Logger LOG = System.getLogger(BackendConnection.class.getName());
     private final Channel channel;
     private final BackendTarget target;
     private final long capabilities;
@@ -188,6 +189,8 @@ public final class BackendConnection {
             MySqlPacket packet = (MySqlPacket) msg;
             ResponseSink current = sink;
             if (current == null) {
+                LOG.log(System.Logger.Level.WARNING, target + ": closing, it sent a packet with no command running: "
+                        + packet);
                 packet.release();
                 ctx.close();
                 return;
@@ -196,6 +199,7 @@ public final class BackendConnection {
             try {
                 done = tracker.accept(packet.payload());
             } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, target + ": closing, its response did not parse", e);
                 packet.release();
                 ctx.close();
                 fail(e);
@@ -223,6 +227,7 @@ public final class BackendConnection {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            LOG.log(System.Logger.Level.WARNING, target + ": closing after an error", cause);
             ctx.close();
             fail(lost());
         }

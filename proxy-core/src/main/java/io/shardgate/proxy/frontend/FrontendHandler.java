@@ -40,6 +40,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Runs on the client channel's event loop; backend callbacks hop onto it.
  */
 final class FrontendHandler extends ChannelInboundHandlerAdapter {
+    private static final System.Logger LOG = System.getLogger(FrontendHandler.class.getName());
     private static final int UTF8MB4_GENERAL_CI = 45;
     private static final int AUTH_MORE_DATA = 0x01;
 
@@ -379,6 +380,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
         @Override
         public void failed(Throwable cause) {
+            LOG.log(System.Logger.Level.WARNING, "connection " + connectionId + ": backend " + backend.target()
+                    + " failed during " + command + (responseStarted ? " after part of the response was sent" : ""), cause);
             ctx.executor().execute(() -> {
                 router.discardBackend(session);
                 if (responseStarted) {
@@ -460,6 +463,11 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         ErrorTranslator.Translation translation = context.errors().translate(cause);
+        if (translation.packet().errno() == ErrorCode.INTERNAL.errno()) {
+            LOG.log(System.Logger.Level.ERROR, "connection " + connectionId + ": internal error", cause);
+        } else {
+            LOG.log(System.Logger.Level.DEBUG, "connection " + connectionId + ": " + cause);
+        }
         int sequence = state == State.COMMAND ? 1 : 2;
         if (translation.closeConnection()) {
             sendErrorAndClose(sequence, translation.packet());

@@ -4,6 +4,13 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufAllocatorMetric;
+import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import io.shardgate.proxy.backend.BackendPool;
 import io.shardgate.proxy.protocol.Command;
 
@@ -43,6 +50,17 @@ public final class ProxyMetrics {
         for (Command command : Command.values()) {
             commands.put(command, Counter.builder("shardgate_commands")
                     .tag("command", command.name().toLowerCase(Locale.ROOT)).register(registry));
+        }
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmGcMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        if (ByteBufAllocator.DEFAULT instanceof ByteBufAllocatorMetricProvider provider) {
+            ByteBufAllocatorMetric metric = provider.metric();
+            Gauge.builder("shardgate_netty_memory_used_bytes", metric::usedDirectMemory).tag("kind", "direct")
+                    .description("Memory held by Netty's buffer allocator (I/O buffers live here)").register(registry);
+            Gauge.builder("shardgate_netty_memory_used_bytes", metric::usedHeapMemory).tag("kind", "heap")
+                    .register(registry);
         }
         commandLatency = Timer.builder("shardgate_command_latency")
                 .description("Time from a command's arrival to the end of its response")

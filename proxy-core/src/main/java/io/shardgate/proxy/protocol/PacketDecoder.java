@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * Frames the byte stream into {@link MySqlPacket}s: a 3-byte little-endian payload length and a
- * sequence id, then the payload. A payload of exactly 0xFFFFFF bytes continues in the next wire
+ * sequence id, then the payload. Each packet owns its bytes (copied out of the cumulation), so
+ * memory is bounded by the packets still in flight. A payload of exactly 0xFFFFFF bytes continues in the next wire
  * packet; those are joined here, so a packet of any size comes out whole. A packet longer than
  * {@code maxPacketSize} fails with {@link PacketTooLargeException} before its bytes are buffered.
  */
@@ -49,7 +50,10 @@ public final class PacketDecoder extends ByteToMessageDecoder {
                 return;
             }
             in.skipBytes(HEADER);
-            ByteBuf part = in.readRetainedSlice(length);
+            // A copy, not a slice: a slice held by a slow client would pin the whole cumulation buffer,
+            // which then cannot discard what was read and grows without bound (seen: 71 MB for 1 MB rows).
+            ByteBuf part = ctx.alloc().ioBuffer(length);
+            part.writeBytes(in, length);
             if (length == MAX_WIRE_PAYLOAD) {
                 if (joining == null) {
                     joining = ctx.alloc().compositeBuffer(Integer.MAX_VALUE);
