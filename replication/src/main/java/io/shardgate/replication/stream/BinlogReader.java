@@ -1,0 +1,204 @@
+package io.shardgate.replication.stream;
+
+import com.github.shyiko.mysql.binlog.BinaryLogClient;
+import com.github.shyiko.mysql.binlog.event.Event;
+import com.github.shyiko.mysql.binlog.event.EventType;
+import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
+import com.github.shyiko.mysql.binlog.network.ServerException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.shardgate.replication.gtid.MariaDbGtidPosition;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads a MariaDB source's binlog as committed transactions, from a GTID position.
+ *
+ * <p>Each connection asks the source to start after {@link #position()}: the last transaction
+ * handed to the output. A connection that drops (network, {@code KILL}, source restart) is
+ * replaced after a pause by one that starts there again; the transaction that was open when it
+ * dropped is thrown away and read again in full. Nothing handed on is read twice and nothing is
+ * skipped. Errors that another try cannot fix (the source no longer has the position, a row the
+ * stream cannot carry) end {@link #run()} with a {@link StreamException}.
+ *
+ * <p>{@link #run()} blocks the calling thread; {@link #stop()} ends it from another.
+ */
+public final class BinlogReader {
+    private final SourceEndpoint source;
+    private final TableFilter filter;
+    private final TransactionAssembler.Output output;
+    private final MariaDbGtidPosition until;
+    private final long serverId;
+    private final Duration reconnectPause;
+    private final Counter events;
+    private final Counter reconnects;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final AtomicReference<BinaryLogClient> client = new AtomicReference<>();
+
+    private volatile MariaDbGtidPosition position;
+
+    /**
+     * @param start    read every transaction after this position; empty reads from the start of the oldest binlog
+     * @param until    stop once this position is handed on; null runs until {@link #stop()}
+     * @param serverId the replica server id to present to the source; unique among its replicas
+     */
+    public BinlogReader(SourceEndpoint source, TableFilter filter, MariaDbGtidPosition start, MariaDbGtidPosition until,
+                        long serverId, Duration reconnectPause, MeterRegistry registry,
+                        TransactionAssembler.Output output) {
+        this.source = requireNonNull(source, "source is null");
+        this.filter = requireNonNull(filter, "filter is null");
+        this.position = requireNonNull(start, "start is null");
+        this.until = until;
+        this.serverId = serverId;
+        this.reconnectPause = requireNonNull(reconnectPause, "reconnectPause is null");
+        this.output = requireNonNull(output, "output is null");
+        requireNonNull(registry, "registry is null");
+        this.events = Counter.builder("shardgate.stream.events.read").description("binlog events read")
+                .register(registry);
+        this.reconnects = Counter.builder("shardgate.stream.retries").tag("kind", "reconnect")
+                .description("binlog connections opened again after a drop").register(registry);
+    }
+
+    /** The last transaction handed on, per domain. */
+    public MariaDbGtidPosition position() {
+        return position;
+    }
+
+    public void stop() {
+        stopped.countDown();
+        disconnect(client.get());
+    }
+
+    private boolean isStopped() {
+        return stopped.getCount() == 0;
+    }
+
+    /** Reads until stopped, until the end position, or until an error that reconnecting cannot fix. */
+    public void run() throws InterruptedException {
+        try (SourceSchemaCatalog catalog = new SourceSchemaCatalog(source)) {
+            while (!isStopped() && !reachedUntil()) {
+                Throwable failure = readOnce(catalog);
+                if (isStopped() || reachedUntil()) {
+                    return;
+                }
+                if (failure instanceof StreamException fatal) {
+                    throw fatal;
+                }
+                if (failure instanceof ServerException server && isPermanent(server)) {
+                    throw new StreamException("source " + source.address() + " refused to stream from "
+                            + (position.isEmpty() ? "the beginning" : position.toString()) + ": "
+                            + server.getMessage(), server);
+                }
+                reconnects.increment();
+                if (stopped.await(reconnectPause.toMillis(), TimeUnit.MILLISECONDS)) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private boolean reachedUntil() {
+        return until != null && position.hasReached(until);
+    }
+
+    private static boolean isPermanent(ServerException e) {
+        // 1236: the source cannot serve the requested position (purged, never written, diverged).
+        return e.getErrorCode() == 1236;
+    }
+
+    /** One connection's life; returns what ended it (null for a plain disconnect). */
+    private Throwable readOnce(SourceSchemaCatalog catalog) throws InterruptedException {
+        BinaryLogClient connection = new BinaryLogClient(source.host(), source.port(), source.user(), source.password());
+        connection.setServerId(serverId);
+        connection.setGtidSet(position.toString());
+        connection.setKeepAlive(false);
+        connection.setHeartbeatInterval(1000);
+        EventDeserializer deserializer = new EventDeserializer();
+        deserializer.setCompatibilityMode(EventDeserializer.CompatibilityMode.DATE_AND_TIME_AS_LONG_MICRO,
+                EventDeserializer.CompatibilityMode.CHAR_AND_BINARY_AS_BYTE_ARRAY);
+        connection.setEventDeserializer(deserializer);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        TransactionAssembler assembler = new TransactionAssembler(catalog, new DdlClassifier(), filter, transaction -> {
+            output.accept(transaction);
+            position = position.with(transaction.gtid());
+            if (reachedUntil()) {
+                disconnectLater(connection);
+            }
+        });
+        connection.registerEventListener(event -> onEvent(event, assembler, failure, connection));
+        connection.registerLifecycleListener(new BinaryLogClient.AbstractLifecycleListener() {
+            @Override
+            public void onCommunicationFailure(BinaryLogClient c, Exception e) {
+                failure.compareAndSet(null, e);
+            }
+
+            @Override
+            public void onEventDeserializationFailure(BinaryLogClient c, Exception e) {
+                failure.compareAndSet(null, new StreamException("cannot decode a binlog event after " + position
+                        + ": " + e.getMessage(), e));
+                disconnectLater(c);
+            }
+        });
+        client.set(connection);
+        if (isStopped()) {
+            return null;
+        }
+        try {
+            connection.connect();
+        } catch (IOException | RuntimeException e) {
+            failure.compareAndSet(null, e);
+        } finally {
+            client.set(null);
+            disconnect(connection);
+        }
+        if (failure.get() instanceof InterruptedException) {
+            throw (InterruptedException) failure.get();
+        }
+        return failure.get();
+    }
+
+    private void onEvent(Event event, TransactionAssembler assembler, AtomicReference<Throwable> failure,
+                         BinaryLogClient connection) {
+        if (failure.get() != null || isStopped() || reachedUntil()) {
+            return;
+        }
+        if (event.getHeader().getEventType() != EventType.HEARTBEAT) {
+            events.increment();
+        }
+        try {
+            assembler.accept(event);
+        } catch (InterruptedException e) {
+            failure.compareAndSet(null, e);
+            disconnectLater(connection);
+        } catch (RuntimeException e) {
+            // The library would log and skip a listener's exception; stop the connection instead.
+            failure.compareAndSet(null, e instanceof StreamException ? e : new StreamException(
+                    "cannot read the transaction after " + position + ": " + e, e));
+            disconnectLater(connection);
+        }
+    }
+
+    /** Disconnects from another thread: the listener runs on the client's reading thread. */
+    private static void disconnectLater(BinaryLogClient connection) {
+        Thread thread = new Thread(() -> disconnect(connection), "shardgate-binlog-disconnect");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private static void disconnect(BinaryLogClient connection) {
+        if (connection == null) {
+            return;
+        }
+        try {
+            connection.disconnect();
+        } catch (IOException ignored) {
+            // Already gone.
+        }
+    }
+}

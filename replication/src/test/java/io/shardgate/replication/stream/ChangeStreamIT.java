@@ -1,0 +1,191 @@
+package io.shardgate.replication.stream;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.shardgate.replication.gtid.MariaDbGtidPosition;
+import io.shardgate.replication.topology.Node;
+import io.shardgate.replication.topology.Topology;
+import io.shardgate.replication.topology.TopologySpec;
+import io.shardgate.storage.Engine;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static io.shardgate.replication.stream.TableComparison.assertSameTable;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The change stream between two real MariaDB 10.11 primaries (the source logs full row metadata):
+ * every column type, DDL mid-stream, two-schema transactions, a dropped binlog connection.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ChangeStreamIT {
+    private Topology topology;
+    private Node source;
+    private Node target;
+    private SimpleMeterRegistry registry;
+
+    @BeforeAll
+    void start() {
+        topology = Topology.start(TopologySpec.builder()
+                .shard("src", Engine.INNODB, 0)
+                .shard("dst", Engine.INNODB, 0)
+                .serverOption("binlog_row_metadata", "FULL")
+                .serverOption("max_allowed_packet", "64M")
+                .build());
+        source = topology.shard("src").primary();
+        target = topology.shard("dst").primary();
+    }
+
+    @AfterAll
+    void stop() {
+        if (topology != null) {
+            topology.close();
+        }
+    }
+
+    private ChangeStream.Builder stream() {
+        registry = new SimpleMeterRegistry();
+        return ChangeStream.builder()
+                .source(new SourceEndpoint(source.host(), source.port(), topology.accounts().user(), topology.accounts().password()))
+                .target(new SourceEndpoint(target.host(), target.port(), topology.accounts().user(), topology.accounts().password()))
+                .registry(registry)
+                .workers(3);
+    }
+
+    /** Streams until the source's current end, from the target's stored position. */
+    private ChangeStream.Result catchUp() throws InterruptedException {
+        MariaDbGtidPosition end = MariaDbGtidPosition.parse(source.gtidBinlogPos());
+        ChangeStream.Result result = stream().untilGtid(end).build().run();
+        assertThat(result.applied().hasReached(end)).as("applied " + result.applied() + " reaches " + end).isTrue();
+        return result;
+    }
+
+    @Test
+    @Order(1)
+    void everyColumnTypeArrivesIdentical() throws Exception {
+        source.execute("CREATE DATABASE types",
+                "CREATE TABLE types.all_types (id INT NOT NULL PRIMARY KEY,"
+                        + " ti TINYINT, tiu TINYINT UNSIGNED, si SMALLINT, siu SMALLINT UNSIGNED,"
+                        + " mi MEDIUMINT, miu MEDIUMINT UNSIGNED, i INT, iu INT UNSIGNED, bi BIGINT, biu BIGINT UNSIGNED,"
+                        + " d DECIMAL(65,30), f FLOAT, dbl DOUBLE,"
+                        + " dt DATE, tm TIME(6), dtm DATETIME(6), ts TIMESTAMP(6) NULL DEFAULT NULL, y YEAR,"
+                        + " c CHAR(10) CHARACTER SET utf8mb4, vc VARCHAR(100) CHARACTER SET utf8mb4, tx TEXT CHARACTER SET utf8mb4,"
+                        + " cl CHAR(10) CHARACTER SET latin1, vcl VARCHAR(100) CHARACTER SET latin1, txl TEXT CHARACTER SET latin1,"
+                        + " bn BINARY(8), vb VARBINARY(100), bl BLOB, lb LONGBLOB,"
+                        + " e ENUM('red','green','blue'), st SET('a','b','c','d'), bt BIT(12), j JSON)",
+                "SET time_zone = '+00:00'",
+                "INSERT INTO types.all_types VALUES (1, -128, 0, -32768, 0, -8388608, 0, -2147483648, 0,"
+                        + " -9223372036854775808, 0, -99999999999999999999999999999999999.999999999999999999999999999999,"
+                        + " -3.25e38, -1.7976931348623157e308, '1000-01-01', '00:00:00.000001', '1000-01-01 00:00:00.000000',"
+                        + " '1970-01-01 00:00:01.000000', 1901, '', '', '', '', '', '', '', '', '', '', 'red', '', b'0', '[]')",
+                "INSERT INTO types.all_types VALUES (2, 127, 255, 32767, 65535, 8388607, 16777215, 2147483647, 4294967295,"
+                        + " 9223372036854775807, 18446744073709551615, 99999999999999999999999999999999999.999999999999999999999999999999,"
+                        + " 3.25e38, 2.2250738585072014e-308, '9999-12-31', '838:59:59.000000', '9999-12-31 23:59:59.999999',"
+                        + " '2038-01-19 03:14:07.999999', 2155, 'é😀', 'Grüße 𝄞 😀 日本', REPEAT('ü😀', 1000),"
+                        + " 'Ünï€', CONVERT(UNHEX('8182FFE9') USING latin1), REPEAT(CONVERT(UNHEX('80FF') USING latin1), 500),"
+                        + " UNHEX('00FF00FF'), UNHEX('000102FEFF'), UNHEX('DEADBEEF00'),"
+                        + " REPEAT(UNHEX('00FF7F80'), 262144), 'blue', 'a,d', b'111111111111', '{\"k\":[1,2,{\"x\":\"😀\"}]}')",
+                "INSERT INTO types.all_types (id) VALUES (3)",
+                "INSERT INTO types.all_types VALUES (4, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0.000000000000000000000000000001,"
+                        + " 0.1, 0.1, '2024-02-29', '12:34:56.789012', '2024-02-29 12:34:56.5', '2024-02-29 12:34:56.5',"
+                        + " 2024, 'x', 'y', 'z', 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'green', 'b,c', b'101', 'null')",
+                "UPDATE types.all_types SET vc = 'updated 😀', biu = 18446744073709551614, lb = NULL WHERE id = 4",
+                "UPDATE types.all_types SET id = 5, ts = '2001-02-03 04:05:06.070809' WHERE id = 1",
+                "DELETE FROM types.all_types WHERE id = 3");
+
+        ChangeStream.Result result = catchUp();
+
+        assertSameTable(source, target, "types.all_types", "id");
+        // JDBC reads TIME as java.sql.Time and drops hours above 23 and fractions: compare the SQL text.
+        String exact = "SELECT GROUP_CONCAT(CONCAT_WS('|', id, CAST(tm AS CHAR), CAST(dt AS CHAR), CAST(dtm AS CHAR),"
+                + " HEX(vc), HEX(vcl), HEX(txl), CAST(ts AS CHAR)) ORDER BY id) FROM types.all_types";
+        assertThat(target.queryString(exact)).isEqualTo(source.queryString(exact)).contains("838:59:59.000000");
+        assertThat(target.queryString("SELECT LENGTH(lb) FROM types.all_types WHERE id = 2")).isEqualTo("1048576");
+        assertThat(result.rows()).isEqualTo(7);
+    }
+
+    @Test
+    @Order(2)
+    void ddlMidStreamAndTwoSchemaTransactionsApplyInOrder() throws Exception {
+        source.execute("CREATE DATABASE a", "CREATE DATABASE b",
+                "CREATE TABLE a.acct (id INT PRIMARY KEY, bal BIGINT NOT NULL)",
+                "CREATE TABLE b.acct (id INT PRIMARY KEY, bal BIGINT NOT NULL)",
+                "INSERT INTO a.acct VALUES (1, 100), (2, 100)", "INSERT INTO b.acct VALUES (1, 100), (2, 100)");
+        for (int i = 0; i < 30; i++) {
+            // Alternate single-schema and two-schema transactions on the same rows: only source order gives the final values.
+            source.execute("BEGIN", "UPDATE a.acct SET bal = bal - " + i + " WHERE id = 1",
+                    "UPDATE b.acct SET bal = bal + " + i + " WHERE id = 1", "COMMIT",
+                    "UPDATE a.acct SET bal = bal * 2 - " + i + " WHERE id = 1",
+                    "UPDATE b.acct SET bal = bal + 1 WHERE id = 2");
+            if (i == 10) {
+                source.execute("ALTER TABLE a.acct ADD COLUMN note VARCHAR(20) NULL AFTER id",
+                        "UPDATE a.acct SET note = 'after alter'",
+                        "CREATE TABLE b.tmp (id INT PRIMARY KEY, v VARCHAR(10))",
+                        "INSERT INTO b.tmp VALUES (1, 'x')",
+                        "RENAME TABLE b.tmp TO b.renamed",
+                        "INSERT INTO b.renamed VALUES (2, 'y')");
+            }
+            if (i == 20) {
+                source.execute("CREATE TABLE a.gone (id INT PRIMARY KEY)", "INSERT INTO a.gone VALUES (1)",
+                        "DROP TABLE a.gone", "ALTER TABLE b.acct DROP COLUMN bal, ADD COLUMN bal BIGINT NOT NULL DEFAULT 7");
+            }
+        }
+
+        catchUp();
+
+        assertSameTable(source, target, "a.acct", "id");
+        assertSameTable(source, target, "b.acct", "id");
+        assertSameTable(source, target, "b.renamed", "id");
+        assertThat(target.queryString("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'a' AND TABLE_NAME = 'gone'"))
+                .isEqualTo("0");
+        assertThat(target.queryString("SELECT note FROM a.acct WHERE id = 2")).isEqualTo("after alter");
+    }
+
+    @Test
+    @Order(3)
+    void droppedBinlogConnectionResumesWithoutGapsOrDuplicates() throws Exception {
+        source.execute("CREATE DATABASE r", "CREATE TABLE r.t (id INT PRIMARY KEY, v INT NOT NULL)");
+        catchUp();
+        ChangeStream stream = stream().reconnectPause(java.time.Duration.ofMillis(100)).build();
+        ExecutorService runner = Executors.newSingleThreadExecutor();
+        try {
+            Future<ChangeStream.Result> running = runner.submit(stream::run);
+            int kills = 0;
+            for (int i = 1; i <= 300; i++) {
+                source.execute("BEGIN", "INSERT INTO r.t VALUES (" + i + ", 0)", "UPDATE r.t SET v = v + 1 WHERE id = " + i,
+                        "COMMIT");
+                if (i % 60 == 0) {
+                    String id = source.queryString("SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND = 'Binlog Dump'");
+                    if (id != null) {
+                        source.execute("KILL CONNECTION " + id);
+                        kills++;
+                    }
+                }
+            }
+            MariaDbGtidPosition end = MariaDbGtidPosition.parse(source.gtidBinlogPos());
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!stream.progress().applied().hasReached(end) && System.nanoTime() < deadline && !running.isDone()) {
+                TimeUnit.MILLISECONDS.sleep(50);
+            }
+            stream.stop();
+            running.get(30, TimeUnit.SECONDS);
+            assertThat(kills).isGreaterThan(0);
+            assertThat(registry.find("shardgate.stream.retries").tag("kind", "reconnect").counter().count())
+                    .isGreaterThanOrEqualTo(1);
+        } finally {
+            runner.shutdownNow();
+        }
+        assertSameTable(source, target, "r.t", "id");
+        assertThat(target.queryString("SELECT COUNT(*) FROM r.t WHERE v <> 1")).isEqualTo("0");
+    }
+}
