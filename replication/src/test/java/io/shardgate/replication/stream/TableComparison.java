@@ -13,11 +13,11 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Asserts that a table has the same content on two servers: CHECKSUM TABLE, then row by row. */
-final class TableComparison {
+public final class TableComparison {
     private TableComparison() {
     }
 
-    static void assertSameTable(Node source, Node target, String table, String orderBy) {
+    public static void assertSameTable(Node source, Node target, String table, String orderBy) {
         List<String> sourceRows = rows(source, table, orderBy);
         List<String> targetRows = rows(target, table, orderBy);
         assertThat(targetRows).as("rows of " + table).containsExactlyElementsOf(sourceRows);
@@ -60,7 +60,7 @@ final class TableComparison {
         return result;
     }
 
-    static long count(Node node, String table) {
+    public static long count(Node node, String table) {
         return Long.parseLong(node.queryString("SELECT COUNT(*) FROM " + table));
     }
 }
