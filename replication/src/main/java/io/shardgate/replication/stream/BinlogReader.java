@@ -12,6 +12,8 @@ import io.shardgate.replication.gtid.MariaDbGtidPosition;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -30,12 +32,27 @@ import static java.util.Objects.requireNonNull;
  * <p>{@link #run()} blocks the calling thread; {@link #stop()} ends it from another.
  */
 public final class BinlogReader {
+    /**
+     * @param reconnectPause how long to wait before opening a dropped connection again
+     * @param silence        a connection without any event or heartbeat for this long is dropped;
+     *                       time spent handing a transaction on (backpressure) does not count
+     */
+    public record Timing(Duration reconnectPause, Duration silence) {
+        public Timing {
+            requireNonNull(reconnectPause, "reconnectPause is null");
+            requireNonNull(silence, "silence is null");
+            if (silence.toMillis() < 300) {
+                throw new IllegalArgumentException("silence timeout " + silence + " is shorter than 300 ms");
+            }
+        }
+    }
+
     private final SourceEndpoint source;
     private final TableFilter filter;
     private final TransactionAssembler.Output output;
     private final MariaDbGtidPosition until;
     private final long serverId;
-    private final Duration reconnectPause;
+    private final Timing timing;
     private final Counter events;
     private final Counter reconnects;
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -49,14 +66,14 @@ public final class BinlogReader {
      * @param serverId the replica server id to present to the source; unique among its replicas
      */
     public BinlogReader(SourceEndpoint source, TableFilter filter, MariaDbGtidPosition start, MariaDbGtidPosition until,
-                        long serverId, Duration reconnectPause, MeterRegistry registry,
+                        long serverId, Timing timing, MeterRegistry registry,
                         TransactionAssembler.Output output) {
         this.source = requireNonNull(source, "source is null");
         this.filter = requireNonNull(filter, "filter is null");
         this.position = requireNonNull(start, "start is null");
         this.until = until;
         this.serverId = serverId;
-        this.reconnectPause = requireNonNull(reconnectPause, "reconnectPause is null");
+        this.timing = requireNonNull(timing, "timing is null");
         this.output = requireNonNull(output, "output is null");
         requireNonNull(registry, "registry is null");
         this.events = Counter.builder("shardgate.stream.events.read").description("binlog events read")
@@ -96,7 +113,7 @@ public final class BinlogReader {
                             + server.getMessage(), server);
                 }
                 reconnects.increment();
-                if (stopped.await(reconnectPause.toMillis(), TimeUnit.MILLISECONDS)) {
+                if (stopped.await(timing.reconnectPause().toMillis(), TimeUnit.MILLISECONDS)) {
                     return;
                 }
             }
@@ -118,7 +135,8 @@ public final class BinlogReader {
         connection.setServerId(serverId);
         connection.setGtidSet(position.toString());
         connection.setKeepAlive(false);
-        connection.setHeartbeatInterval(1000);
+        connection.setHeartbeatInterval(Math.max(100, Math.min(1000, timing.silence().toMillis() / 3)));
+        connection.setConnectTimeout(Math.max(1000, timing.silence().toMillis()));
         EventDeserializer deserializer = new EventDeserializer();
         deserializer.setCompatibilityMode(EventDeserializer.CompatibilityMode.DATE_AND_TIME_AS_LONG_MICRO,
                 EventDeserializer.CompatibilityMode.CHAR_AND_BINARY_AS_BYTE_ARRAY);
@@ -131,7 +149,15 @@ public final class BinlogReader {
                 disconnectLater(connection);
             }
         });
-        connection.registerEventListener(event -> onEvent(event, assembler, failure, connection));
+        Silence silence = new Silence();
+        connection.registerEventListener(event -> {
+            silence.busy(true);
+            try {
+                onEvent(event, assembler, failure, connection);
+            } finally {
+                silence.busy(false);
+            }
+        });
         connection.registerLifecycleListener(new BinaryLogClient.AbstractLifecycleListener() {
             @Override
             public void onCommunicationFailure(BinaryLogClient c, Exception e) {
@@ -149,11 +175,25 @@ public final class BinlogReader {
         if (isStopped()) {
             return null;
         }
+        ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "shardgate-binlog-watchdog");
+            thread.setDaemon(true);
+            return thread;
+        });
+        long checkEvery = Math.max(100, timing.silence().toMillis() / 4);
+        watchdog.scheduleAtFixedRate(() -> {
+            if (connection.isConnected() && silence.longerThan(timing.silence())) {
+                failure.compareAndSet(null, new IOException("no binlog event or heartbeat for "
+                        + timing.silence().toMillis() + " ms"));
+                disconnect(connection);
+            }
+        }, checkEvery, checkEvery, TimeUnit.MILLISECONDS);
         try {
             connection.connect();
         } catch (IOException | RuntimeException e) {
             failure.compareAndSet(null, e);
         } finally {
+            watchdog.shutdownNow();
             client.set(null);
             disconnect(connection);
         }
@@ -181,6 +221,21 @@ public final class BinlogReader {
             failure.compareAndSet(null, e instanceof StreamException ? e : new StreamException(
                     "cannot read the transaction after " + position + ": " + e, e));
             disconnectLater(connection);
+        }
+    }
+
+    /** When the connection last showed life; quiet while the output is busy. */
+    private static final class Silence {
+        private volatile long lastNanos = System.nanoTime();
+        private volatile boolean busy;
+
+        void busy(boolean now) {
+            busy = now;
+            lastNanos = System.nanoTime();
+        }
+
+        boolean longerThan(Duration limit) {
+            return !busy && System.nanoTime() - lastNanos > limit.toNanos();
         }
     }
 

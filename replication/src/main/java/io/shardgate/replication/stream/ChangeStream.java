@@ -46,6 +46,7 @@ public final class ChangeStream {
     private final MeterRegistry registry;
     private final long serverId;
     private final Duration reconnectPause;
+    private final Duration silenceTimeout;
     private final Consumer<String> notices;
     private final Clock clock;
     private final AtomicReference<BinlogReader> reader = new AtomicReference<>();
@@ -64,6 +65,7 @@ public final class ChangeStream {
         this.registry = builder.registry;
         this.serverId = builder.serverId;
         this.reconnectPause = builder.reconnectPause;
+        this.silenceTimeout = builder.silenceTimeout;
         this.notices = builder.notices;
         this.clock = builder.clock;
     }
@@ -93,9 +95,13 @@ public final class ChangeStream {
             notices.accept("reading " + source.address() + " from "
                     + (start.isEmpty() ? "the start of its oldest binlog" : "after " + start)
                     + (until == null ? "" : " until " + until));
-            BinlogReader binlog = new BinlogReader(source, tables, start, until, serverId, reconnectPause, registry,
-                    parallel::submit);
+            BinlogReader binlog = new BinlogReader(source, tables, start, until, serverId,
+                    new BinlogReader.Timing(reconnectPause, silenceTimeout), registry, parallel::submit);
             reader.set(binlog);
+            parallel.whenFailed(binlog::stop);
+            if (parallel.failure() != null) {
+                binlog.stop();
+            }
             if (!stopRequested) {
                 binlog.run();
             }
@@ -148,6 +154,7 @@ public final class ChangeStream {
         private MeterRegistry registry = new SimpleMeterRegistry();
         private long serverId = 0x5347_0000L + ThreadLocalRandom.current().nextInt(1 << 16);
         private Duration reconnectPause = Duration.ofMillis(500);
+        private Duration silenceTimeout = Duration.ofSeconds(10);
         private Consumer<String> notices = message -> { };
         private Clock clock = Clock.systemUTC();
 
@@ -212,6 +219,15 @@ public final class ChangeStream {
 
         public Builder reconnectPause(Duration pause) {
             this.reconnectPause = requireNonNull(pause, "pause is null");
+            return this;
+        }
+
+        /**
+         * A binlog connection that delivers neither an event nor a heartbeat for this long is
+         * dropped and opened again (a source that hangs, a network that silently drops packets).
+         */
+        public Builder silenceTimeout(Duration timeout) {
+            this.silenceTimeout = requireNonNull(timeout, "timeout is null");
             return this;
         }
 

@@ -188,4 +188,89 @@ class ChangeStreamIT {
         assertSameTable(source, target, "r.t", "id");
         assertThat(target.queryString("SELECT COUNT(*) FROM r.t WHERE v <> 1")).isEqualTo("0");
     }
+
+    private double reconnects() {
+        return registry.find("shardgate.stream.retries").tag("kind", "reconnect").counter().count();
+    }
+
+    private static void await(String what, java.util.function.BooleanSupplier condition, Future<?> running) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!condition.getAsBoolean()) {
+            if (running.isDone()) {
+                running.get();
+                throw new AssertionError("the stream ended while waiting for " + what);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            TimeUnit.MILLISECONDS.sleep(50);
+        }
+    }
+
+    @Test
+    @Order(4)
+    void aSourceThatHangsOrRestartsIsReadAgainFromTheLastTransaction() throws Exception {
+        source.execute("CREATE DATABASE h", "CREATE TABLE h.t (id INT PRIMARY KEY)");
+        catchUp();
+        ChangeStream stream = stream().reconnectPause(java.time.Duration.ofMillis(200))
+                .silenceTimeout(java.time.Duration.ofSeconds(1)).build();
+        ExecutorService runner = Executors.newSingleThreadExecutor();
+        try {
+            Future<ChangeStream.Result> running = runner.submit(stream::run);
+            source.execute("INSERT INTO h.t VALUES (1)");
+            await("row 1", () -> "1".equals(target.queryString("SELECT COUNT(*) FROM h.t")), running);
+            // Idle for three silence periods: heartbeats keep the connection.
+            long idleUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+            while (System.nanoTime() < idleUntil) {
+                TimeUnit.MILLISECONDS.sleep(100);
+            }
+            assertThat(reconnects()).as("reconnects while idle").isZero();
+
+            source.freeze();
+            try {
+                await("the silent connection to be dropped", () -> reconnects() >= 1, running);
+            } finally {
+                source.thaw();
+            }
+            source.execute("INSERT INTO h.t VALUES (2)");
+            await("row 2", () -> "2".equals(target.queryString("SELECT COUNT(*) FROM h.t")), running);
+
+            source.stop();
+            source.restart();
+            source.execute("INSERT INTO h.t VALUES (3)");
+            await("row 3", () -> "3".equals(target.queryString("SELECT COUNT(*) FROM h.t")), running);
+            stream.stop();
+            running.get(30, TimeUnit.SECONDS);
+        } finally {
+            runner.shutdownNow();
+        }
+        assertSameTable(source, target, "h.t", "id");
+    }
+
+    @Test
+    @Order(5)
+    void aRowThatCannotBeAppliedStopsAnIdleStreamNamingGtidTableAndKey() throws Exception {
+        source.execute("CREATE DATABASE dup", "CREATE TABLE dup.t (id INT PRIMARY KEY, v INT)");
+        catchUp();
+        target.execute("INSERT INTO dup.t VALUES (5, 0)");
+        ChangeStream stream = stream().build();
+        ExecutorService runner = Executors.newSingleThreadExecutor();
+        try {
+            Future<ChangeStream.Result> running = runner.submit(stream::run);
+            source.execute("INSERT INTO dup.t VALUES (4, 1)", "INSERT INTO dup.t VALUES (5, 1)");
+            String gtid = source.gtidBinlogPos();
+            Throwable failure = org.assertj.core.api.Assertions.catchThrowable(() -> running.get(60, TimeUnit.SECONDS));
+            assertThat(failure).isInstanceOf(java.util.concurrent.ExecutionException.class);
+            assertThat(failure.getCause()).isInstanceOf(StreamException.class)
+                    .hasMessageContaining("transaction " + gtid).hasMessageContaining("dup.t")
+                    .hasMessageContaining("(id=5)").hasMessageContaining("Duplicate entry");
+        } finally {
+            runner.shutdownNow();
+        }
+        assertThat(target.queryString("SELECT COUNT(*) FROM dup.t WHERE id = 4")).isEqualTo("1");
+        assertThat(target.queryString("SELECT v FROM dup.t WHERE id = 5")).as("never overwritten or skipped").isEqualTo("0");
+        target.execute("DELETE FROM dup.t WHERE id = 5");
+        catchUp();
+        assertSameTable(source, target, "dup.t", "id");
+    }
 }

@@ -94,6 +94,7 @@ public final class ParallelApplier implements AutoCloseable {
     private SessionHolder barrierSession;
     private Thread checkpointer;
     private MariaDbGtidPosition saved;
+    private volatile Runnable whenFailed = () -> { };
 
     public ParallelApplier(ApplyTarget target, Settings settings, RowFilter rowFilter, MeterRegistry registry, Clock clock) {
         this.target = requireNonNull(target, "target is null");
@@ -131,6 +132,14 @@ public final class ParallelApplier implements AutoCloseable {
     /** Everything up to here is applied (or not for this target); where a restart reads from. */
     public MariaDbGtidPosition watermark() {
         return tracker.watermark();
+    }
+
+    /**
+     * Runs {@code action} once, on the failing thread, when the applier stops on an error: the
+     * reader may be waiting for the next event of an idle source and would not notice otherwise.
+     */
+    public void whenFailed(Runnable action) {
+        this.whenFailed = requireNonNull(action, "action is null");
     }
 
     /** The error that stopped the applier, or null. */
@@ -276,6 +285,7 @@ public final class ParallelApplier implements AutoCloseable {
     private void fail(Throwable e) {
         if (failure.compareAndSet(null, e)) {
             stopping.countDown();
+            whenFailed.run();
         }
         lock.lock();
         try {
@@ -383,6 +393,20 @@ public final class ParallelApplier implements AutoCloseable {
             thread.start();
         }
 
+        private void release(List<Item> batch) {
+            lock.lock();
+            try {
+                for (Item item : batch) {
+                    for (String schema : item.schemas) {
+                        inFlight.merge(schema, -1, Integer::sum);
+                    }
+                }
+            } finally {
+                lock.unlock();
+            }
+            finished(batch);
+        }
+
         private void loop() {
             SessionHolder session = new SessionHolder(target.open());
             try {
@@ -402,18 +426,21 @@ public final class ParallelApplier implements AutoCloseable {
                         batch.add(queue.pollFirst());
                         rowCount += next.transaction.rowCount();
                     }
-                    applyWithRetry(session, batch);
-                    lock.lock();
                     try {
-                        for (Item item : batch) {
-                            for (String schema : item.schemas) {
-                                inFlight.merge(schema, -1, Integer::sum);
-                            }
+                        applyWithRetry(session, batch);
+                    } catch (ApplyException e) {
+                        if (e.retryable() || batch.size() == 1) {
+                            throw e;
                         }
-                    } finally {
-                        lock.unlock();
+                        // Apply the group one transaction at a time, so that those before the bad one land
+                        // and the error is about the bad one alone.
+                        for (Item item : batch) {
+                            applyWithRetry(session, List.of(item));
+                            release(List.of(item));
+                        }
+                        continue;
                     }
-                    finished(batch);
+                    release(batch);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
