@@ -62,7 +62,7 @@ public final class SourceSchemaCatalog implements TableSchemaSource, AutoCloseab
             ColumnKind kind = kind(types[i] & 0xFF, meta[i]);
             InfoColumn column = infoByName.get(names.get(i).toLowerCase(Locale.ROOT));
             columns.add(new Column(names.get(i), kind, column != null && column.unsigned(),
-                    column == null ? null : column.charset()));
+                    column == null ? null : column.charset(), column != null && column.generated()));
         }
         List<Integer> key = new ArrayList<>();
         if (extra != null && extra.getSimplePrimaryKeys() != null && !extra.getSimplePrimaryKeys().isEmpty()) {
@@ -121,7 +121,7 @@ public final class SourceSchemaCatalog implements TableSchemaSource, AutoCloseab
                 connection = source.connect();
             }
             try (PreparedStatement statement = connection.prepareStatement(
-                    "SELECT COLUMN_NAME, COLUMN_TYPE, CHARACTER_SET_NAME, COLUMN_KEY FROM information_schema.COLUMNS"
+                    "SELECT COLUMN_NAME, COLUMN_TYPE, CHARACTER_SET_NAME, COLUMN_KEY, IS_GENERATED FROM information_schema.COLUMNS"
                             + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION")) {
                 statement.setString(1, schema);
                 statement.setString(2, table);
@@ -129,7 +129,8 @@ public final class SourceSchemaCatalog implements TableSchemaSource, AutoCloseab
                     while (rows.next()) {
                         columns.add(new InfoColumn(rows.getString(1),
                                 rows.getString(2).toLowerCase(Locale.ROOT).contains("unsigned"),
-                                rows.getString(3), "PRI".equals(rows.getString(4))));
+                                rows.getString(3), "PRI".equals(rows.getString(4)),
+                                "ALWAYS".equalsIgnoreCase(rows.getString(5))));
                     }
                 }
             }
@@ -153,6 +154,6 @@ public final class SourceSchemaCatalog implements TableSchemaSource, AutoCloseab
         }
     }
 
-    private record InfoColumn(String name, boolean unsigned, String charset, boolean primary) {
+    private record InfoColumn(String name, boolean unsigned, String charset, boolean primary, boolean generated) {
     }
 }

@@ -120,7 +120,11 @@ class ChangeStreamIT {
         source.execute("CREATE DATABASE a", "CREATE DATABASE b",
                 "CREATE TABLE a.acct (id INT PRIMARY KEY, bal BIGINT NOT NULL)",
                 "CREATE TABLE b.acct (id INT PRIMARY KEY, bal BIGINT NOT NULL)",
-                "INSERT INTO a.acct VALUES (1, 100), (2, 100)", "INSERT INTO b.acct VALUES (1, 100), (2, 100)");
+                "INSERT INTO a.acct VALUES (1, 100), (2, 100)", "INSERT INTO b.acct VALUES (1, 100), (2, 100)",
+                "CREATE TABLE a.gen (id INT PRIMARY KEY, v INT, twice INT AS (v * 2) VIRTUAL,"
+                        + " next INT AS (v + 1) PERSISTENT, label VARCHAR(10))",
+                "INSERT INTO a.gen (id, v, label) VALUES (1, 10, 'x'), (2, 20, 'y')",
+                "UPDATE a.gen SET v = v + 5 WHERE id = 1", "DELETE FROM a.gen WHERE id = 2");
         for (int i = 0; i < 30; i++) {
             // Alternate single-schema and two-schema transactions on the same rows: only source order gives the final values.
             source.execute("BEGIN", "UPDATE a.acct SET bal = bal - " + i + " WHERE id = 1",
@@ -146,6 +150,7 @@ class ChangeStreamIT {
         assertSameTable(source, target, "a.acct", "id");
         assertSameTable(source, target, "b.acct", "id");
         assertSameTable(source, target, "b.renamed", "id");
+        assertSameTable(source, target, "a.gen", "id");
         assertThat(target.queryString("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'a' AND TABLE_NAME = 'gone'"))
                 .isEqualTo("0");
         assertThat(target.queryString("SELECT note FROM a.acct WHERE id = 2")).isEqualTo("after alter");

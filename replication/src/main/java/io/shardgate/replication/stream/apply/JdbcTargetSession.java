@@ -3,6 +3,7 @@ package io.shardgate.replication.stream.apply;
 import io.shardgate.replication.gtid.MariaDbGtid;
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
 import io.shardgate.replication.stream.Change;
+import io.shardgate.replication.stream.Column;
 import io.shardgate.replication.stream.DdlChange;
 import io.shardgate.replication.stream.RowChange;
 import io.shardgate.replication.stream.SourceEndpoint;
@@ -95,8 +96,11 @@ final class JdbcTargetSession implements TargetSession {
         }
         int index = 1;
         if (row.after() != null) {
-            for (Object value : row.after()) {
-                bind(statement, index++, value);
+            List<Column> columns = row.table().columns();
+            for (int i = 0; i < columns.size(); i++) {
+                if (!columns.get(i).generated()) {
+                    bind(statement, index++, row.after()[i]);
+                }
             }
         }
         if (row.before() != null) {

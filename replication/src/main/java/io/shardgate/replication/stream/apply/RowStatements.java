@@ -11,6 +11,7 @@ import java.util.StringJoiner;
 /**
  * The SQL that applies a row change, by primary key. Placeholders are bound in this order:
  * insert: every column; update: every column, then the before image's key; delete: the key.
+ * Generated columns are left out: the target computes them.
  *
  * <p>A key column of a non-utf8 text column is matched as {@code CONVERT(? USING charset)}: its
  * value travels as bytes, and comparing the column with a binary string would not use the index.
@@ -32,8 +33,10 @@ public final class RowStatements {
         StringJoiner names = new StringJoiner(", ");
         StringJoiner marks = new StringJoiner(", ");
         for (Column column : table.columns()) {
-            names.add(quote(column.name()));
-            marks.add("?");
+            if (!column.generated()) {
+                names.add(quote(column.name()));
+                marks.add("?");
+            }
         }
         return "INSERT INTO " + name(table) + " (" + names + ") VALUES (" + marks + ")";
     }
@@ -41,7 +44,9 @@ public final class RowStatements {
     static String update(TableSchema table) {
         StringJoiner set = new StringJoiner(", ");
         for (Column column : table.columns()) {
-            set.add(quote(column.name()) + " = ?");
+            if (!column.generated()) {
+                set.add(quote(column.name()) + " = ?");
+            }
         }
         return "UPDATE " + name(table) + " SET " + set + " WHERE " + where(table);
     }

@@ -32,6 +32,16 @@ class RowStatementsTest {
     }
 
     @Test
+    void generatedColumnsAreNeverWritten() {
+        TableSchema table = new TableSchema("s", "g", List.of(new Column("id", ColumnKind.INT, false, null),
+                new Column("twice", ColumnKind.INT, false, null, true)), List.of(0));
+        assertThat(RowStatements.sql(new RowChange(table, RowChange.Kind.INSERT, null, new Object[2])))
+                .isEqualTo("INSERT INTO `s`.`g` (`id`) VALUES (?)");
+        assertThat(RowStatements.sql(new RowChange(table, RowChange.Kind.UPDATE, new Object[2], new Object[2])))
+                .isEqualTo("UPDATE `s`.`g` SET `id` = ? WHERE `id` = ?");
+    }
+
+    @Test
     void imagesMustMatchTheKind() {
         assertThatThrownBy(() -> new RowChange(TABLE, RowChange.Kind.DELETE, null, new Object[3]))
                 .hasMessageContaining("wrong images");

@@ -41,7 +41,9 @@ class StreamCommandSetupIT {
         source = topology.shard("src").primary();
         target = topology.shard("dst").primary();
         source.execute("CREATE DATABASE app", "CREATE TABLE app.t (id INT PRIMARY KEY, v VARCHAR(10))",
-                "INSERT INTO app.t VALUES (1, 'a'), (2, 'b')");
+                "INSERT INTO app.t VALUES (1, 'a'), (2, 'b')",
+                "CREATE TABLE app.gen (id INT PRIMARY KEY, v INT, twice INT AS (v * 2) VIRTUAL, next INT AS (v + 1) STORED)",
+                "INSERT INTO app.gen (id, v) VALUES (1, 10), (2, 20)", "UPDATE app.gen SET v = 11 WHERE id = 1");
     }
 
     @AfterAll
@@ -77,10 +79,12 @@ class StreamCommandSetupIT {
 
         assertThat(run.code()).as(run.err()).isZero();
         String[] lines = run.out().strip().split("\n");
-        assertThat(lines[lines.length - 1]).startsWith("{\"transactions\":").contains("\"rows\":2")
+        assertThat(lines[lines.length - 1]).startsWith("{\"transactions\":").contains("\"rows\":5")
                 .contains("\"gtid\":{\"0\":\"" + source.gtidBinlogPos() + "\"}");
         assertThat(run.err()).contains("binlog_row_metadata=NO_LOG");
         assertThat(target.queryString("SELECT GROUP_CONCAT(v ORDER BY id) FROM app.t")).isEqualTo("a,b");
+        assertThat(target.queryString("SELECT GROUP_CONCAT(CONCAT_WS(':', id, v, twice, next) ORDER BY id) FROM app.gen"))
+                .isEqualTo("1:11:22:12,2:20:40:21");
     }
 
     @Test
