@@ -278,4 +278,22 @@ class ChangeStreamIT {
         catchUp();
         assertSameTable(source, target, "dup.t", "id");
     }
+
+    @Test
+    @Order(6)
+    void twoGtidDomainsAreTrackedSeparately() throws Exception {
+        source.execute("CREATE DATABASE dom", "CREATE TABLE dom.t (id INT PRIMARY KEY, v INT)");
+        source.execute("SET SESSION gtid_domain_id = 7", "INSERT INTO dom.t VALUES (1, 7)", "INSERT INTO dom.t VALUES (2, 7)");
+        source.execute("INSERT INTO dom.t VALUES (3, 0)");
+        ChangeStream.Result first = catchUp();
+        assertThat(first.applied().byDomain()).containsKeys(0L, 7L);
+        assertThat(target.queryString("SELECT GROUP_CONCAT(CONCAT(domain_id, '-', server_id, '-', seq) ORDER BY domain_id)"
+                + " FROM _shardgate.apply_position WHERE schema_name = 'dom'"))
+                .isEqualTo(MariaDbGtidPosition.parse(source.gtidBinlogPos()).toString());
+
+        source.execute("SET SESSION gtid_domain_id = 7", "UPDATE dom.t SET v = 77 WHERE id = 1");
+        source.execute("DELETE FROM dom.t WHERE id = 3");
+        catchUp();
+        assertSameTable(source, target, "dom.t", "id");
+    }
 }

@@ -52,4 +52,17 @@ class StreamArgsTest {
                 MariaDbGtidPosition.parse("0-1-42,3-2-7")));
         assertThat(json).isEqualTo("{\"transactions\":12,\"rows\":40,\"seconds\":3.200,\"gtid\":{\"0\":\"0-1-42\",\"3\":\"3-2-7\"}}");
     }
+
+    @Test
+    void endpointsAreHostColonPortAndHideThePassword() {
+        io.shardgate.replication.stream.SourceEndpoint endpoint =
+                io.shardgate.replication.stream.SourceEndpoint.parse("db-1.local:3307", "u", "secret");
+        assertThat(endpoint.host()).isEqualTo("db-1.local");
+        assertThat(endpoint.port()).isEqualTo(3307);
+        assertThat(endpoint.toString()).isEqualTo("u@db-1.local:3307").doesNotContain("secret");
+        assertThatThrownBy(() -> io.shardgate.replication.stream.SourceEndpoint.parse("nohost", "u", "p"))
+                .hasMessageContaining("must be HOST:PORT");
+        assertThatThrownBy(() -> io.shardgate.replication.stream.SourceEndpoint.parse("h:99999", "u", "p"))
+                .hasMessageContaining("not a TCP port");
+    }
 }
