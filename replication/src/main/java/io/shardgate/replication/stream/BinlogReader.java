@@ -137,8 +137,9 @@ public final class BinlogReader {
         connection.setKeepAlive(false);
         connection.setHeartbeatInterval(Math.max(100, Math.min(1000, timing.silence().toMillis() / 3)));
         connection.setConnectTimeout(Math.max(1000, timing.silence().toMillis()));
-        EventDeserializer deserializer = new EventDeserializer();
+        EventDeserializer deserializer = ExactTemporalRows.create();
         deserializer.setCompatibilityMode(EventDeserializer.CompatibilityMode.DATE_AND_TIME_AS_LONG_MICRO,
+                EventDeserializer.CompatibilityMode.INVALID_DATE_AND_TIME_AS_MIN_VALUE,
                 EventDeserializer.CompatibilityMode.CHAR_AND_BINARY_AS_BYTE_ARRAY);
         connection.setEventDeserializer(deserializer);
         AtomicReference<Throwable> failure = new AtomicReference<>();

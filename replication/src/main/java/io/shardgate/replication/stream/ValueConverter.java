@@ -12,18 +12,19 @@ import java.util.TimeZone;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Turns a value as mysql-binlog-connector-java decodes it (with {@code DATE_AND_TIME_AS_LONG_MICRO}
- * and {@code CHAR_AND_BINARY_AS_BYTE_ARRAY}) into a JDBC parameter that stores the same value on
- * the target.
+ * Turns a value as the stream's row deserializers decode it into a JDBC parameter that stores the
+ * same value on the target.
  *
  * <ul>
+ *   <li>DATE, DATETIME2, TIME2 and TIMESTAMP2 arrive as exact SQL literals from
+ *       {@link TemporalDecoder} (zero dates, negative times and TIMESTAMP in UTC included); the
+ *       applier sets {@code time_zone='+00:00'}. The pre-MySQL-5.6 formats still come from the
+ *       library ({@code DATE_AND_TIME_AS_LONG_MICRO}) as microseconds and are converted here; the
+ *       library reports their invalid dates as {@code Long.MIN_VALUE}, written as the zero date.</li>
  *   <li>Integers arrive signed; an unsigned column's negative value is widened by 2^bits
  *       ({@code -1} in an unsigned BIGINT becomes {@code 18446744073709551615}).</li>
- *   <li>DATE, DATETIME and TIMESTAMP arrive as microseconds since the epoch in UTC and become SQL
- *       literals; the applier sets {@code time_zone='+00:00'} so TIMESTAMP lands on the same instant.
- *       TIME arrives as microseconds of the day.</li>
  *   <li>Text of a utf8 column becomes a String; text of other character sets and binary data stay
- *       bytes, which the target stores unchanged.</li>
+ *       bytes ({@code CHAR_AND_BINARY_AS_BYTE_ARRAY}), which the target stores unchanged.</li>
  *   <li>ENUM and SET arrive as their index and bit mask and are written as numbers; BIT as a BitSet,
  *       written as a number.</li>
  * </ul>
@@ -31,6 +32,10 @@ import static java.util.Objects.requireNonNull;
 public final class ValueConverter {
     private static final BigInteger TWO_TO_64 = BigInteger.ONE.shiftLeft(64);
     private static final TimeZone UTC = TimeZone.getTimeZone("UTC");
+    /** What the library gives for a date it cannot represent ({@code INVALID_DATE_AND_TIME_AS_MIN_VALUE}). */
+    static final long INVALID = Long.MIN_VALUE;
+    private static final String ZERO_DATE = "0000-00-00";
+    private static final String ZERO_DATETIME = "0000-00-00 00:00:00";
 
     public ValueConverter() {
     }
@@ -41,10 +46,16 @@ public final class ValueConverter {
             return null;
         }
         ColumnKind kind = column.type();
+        if (raw instanceof String literal && (kind == ColumnKind.DATE || kind == ColumnKind.DATETIME
+                || kind == ColumnKind.TIMESTAMP || kind == ColumnKind.TIME)) {
+            return literal;
+        }
         return switch (kind) {
             case TINYINT, SMALLINT, MEDIUMINT, INT, BIGINT -> integer(column, ((Number) raw).longValue());
-            case DATE -> dateTime(micros(raw)).substring(0, 10);
-            case DATETIME, TIMESTAMP -> dateTime(micros(raw));
+            case DATE -> micros(raw) == INVALID ? ZERO_DATE : dateTime(micros(raw)).substring(0, 10);
+            case DATETIME -> micros(raw) == INVALID ? ZERO_DATETIME : dateTime(micros(raw));
+            // TIMESTAMP 0 is the zero timestamp: its real minimum is 1970-01-01 00:00:01 UTC.
+            case TIMESTAMP -> micros(raw) == 0 || micros(raw) == INVALID ? ZERO_DATETIME : dateTime(micros(raw));
             case TIME -> time(micros(raw));
             case BIT -> raw instanceof BitSet bits ? (bits.isEmpty() ? 0L : bits.toLongArray()[0]) : raw;
             case STRING, BLOB, JSON -> text(column, raw);

@@ -96,22 +96,34 @@ class ChangeStreamIT {
                         + " UNHEX('00FF00FF'), UNHEX('000102FEFF'), UNHEX('DEADBEEF00'),"
                         + " REPEAT(UNHEX('00FF7F80'), 262144), 'blue', 'a,d', b'111111111111', '{\"k\":[1,2,{\"x\":\"😀\"}]}')",
                 "INSERT INTO types.all_types (id) VALUES (3)",
+                "INSERT INTO types.all_types (id, tm) VALUES (6, '-838:59:59.000000'), (7, '-00:00:00.500000'),"
+                        + " (8, '-12:34:56.789012')",
                 "INSERT INTO types.all_types VALUES (4, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0.000000000000000000000000000001,"
                         + " 0.1, 0.1, '2024-02-29', '12:34:56.789012', '2024-02-29 12:34:56.5', '2024-02-29 12:34:56.5',"
                         + " 2024, 'x', 'y', 'z', 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'green', 'b,c', b'101', 'null')",
                 "UPDATE types.all_types SET vc = 'updated 😀', biu = 18446744073709551614, lb = NULL WHERE id = 4",
                 "UPDATE types.all_types SET id = 5, ts = '2001-02-03 04:05:06.070809' WHERE id = 1",
-                "DELETE FROM types.all_types WHERE id = 3");
+                "DELETE FROM types.all_types WHERE id = 3",
+                "CREATE TABLE types.zero (id INT PRIMARY KEY, d DATE, dt DATETIME(3), ts TIMESTAMP(2) NULL DEFAULT NULL)",
+                "SET SESSION sql_mode = ''",
+                "INSERT INTO types.zero VALUES (1, '0000-00-00', '0000-00-00 00:00:00', '0000-00-00 00:00:00'),"
+                        + " (2, '1970-01-01', '1970-01-01 00:00:00', '1970-01-01 00:00:01'), (3, '2024-02-00', '2024-00-00 10:00:00', NULL)");
 
         ChangeStream.Result result = catchUp();
 
         assertSameTable(source, target, "types.all_types", "id");
+        String zero = "SELECT GROUP_CONCAT(CONCAT_WS('|', id, CAST(d AS CHAR), CAST(dt AS CHAR), CAST(ts AS CHAR)) ORDER BY id)"
+                + " FROM types.zero";
+        // Zero dates, the zero TIMESTAMP and dates with a zero month or day arrive as they are.
+        assertThat(target.queryString(zero)).isEqualTo(source.queryString(zero)).startsWith("1|0000-00-00|0000-00-00 00:00:00.000");
+        assertThat(TableComparison.checksum(target, "types.zero")).isEqualTo(TableComparison.checksum(source, "types.zero"));
         // JDBC reads TIME as java.sql.Time and drops hours above 23 and fractions: compare the SQL text.
         String exact = "SELECT GROUP_CONCAT(CONCAT_WS('|', id, CAST(tm AS CHAR), CAST(dt AS CHAR), CAST(dtm AS CHAR),"
                 + " HEX(vc), HEX(vcl), HEX(txl), CAST(ts AS CHAR)) ORDER BY id) FROM types.all_types";
-        assertThat(target.queryString(exact)).isEqualTo(source.queryString(exact)).contains("838:59:59.000000");
+        assertThat(target.queryString(exact)).isEqualTo(source.queryString(exact)).contains("|838:59:59.000000")
+                .contains("|-838:59:59.000000").contains("|-00:00:00.500000").contains("|-12:34:56.789012");
         assertThat(target.queryString("SELECT LENGTH(lb) FROM types.all_types WHERE id = 2")).isEqualTo("1048576");
-        assertThat(result.rows()).isEqualTo(7);
+        assertThat(result.rows()).isEqualTo(13);
     }
 
     @Test

@@ -40,6 +40,15 @@ class ValueConverterTest {
     }
 
     @Test
+    void exactTemporalLiteralsPassThroughAndInvalidOldFormatDatesBecomeZero() {
+        assertThat(converter.convert(column(ColumnKind.TIME, false, null), "-838:59:59.000000")).isEqualTo("-838:59:59.000000");
+        assertThat(converter.convert(column(ColumnKind.DATE, false, null), "2024-02-00")).isEqualTo("2024-02-00");
+        assertThat(converter.convert(column(ColumnKind.DATE, false, null), Long.MIN_VALUE)).isEqualTo("0000-00-00");
+        assertThat(converter.convert(column(ColumnKind.DATETIME, false, null), Long.MIN_VALUE)).isEqualTo("0000-00-00 00:00:00");
+        assertThat(converter.convert(column(ColumnKind.TIMESTAMP, false, null), 0L)).isEqualTo("0000-00-00 00:00:00");
+    }
+
+    @Test
     void datesBeforeTheGregorianCutoverKeepTheirCalendarDay() {
         // The library computes 1000-01-01 with the Julian calendar: read it back the same way.
         java.util.GregorianCalendar julian = new java.util.GregorianCalendar(java.util.TimeZone.getTimeZone("UTC"));
