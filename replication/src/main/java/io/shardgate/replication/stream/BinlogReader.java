@@ -47,7 +47,7 @@ public final class BinlogReader {
         }
     }
 
-    private final SourceEndpoint source;
+    private final ServerEndpoint source;
     private final TableFilter filter;
     private final TransactionAssembler.Output output;
     private final MariaDbGtidPosition until;
@@ -65,7 +65,7 @@ public final class BinlogReader {
      * @param until    stop once this position is handed on; null runs until {@link #stop()}
      * @param serverId the replica server id to present to the source; unique among its replicas
      */
-    public BinlogReader(SourceEndpoint source, TableFilter filter, MariaDbGtidPosition start, MariaDbGtidPosition until,
+    public BinlogReader(ServerEndpoint source, TableFilter filter, MariaDbGtidPosition start, MariaDbGtidPosition until,
                         long serverId, Timing timing, MeterRegistry registry,
                         TransactionAssembler.Output output) {
         this.source = requireNonNull(source, "source is null");

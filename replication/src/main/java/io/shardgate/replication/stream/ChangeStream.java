@@ -22,8 +22,8 @@ import static java.util.Objects.requireNonNull;
  *
  * <pre>{@code
  * ChangeStream stream = ChangeStream.builder()
- *         .source(SourceEndpoint.parse("127.0.0.1:3307", "u", "p"))
- *         .target(SourceEndpoint.parse("127.0.0.1:3308", "u", "p"))
+ *         .source(ServerEndpoint.parse("127.0.0.1:3307", "u", "p"))
+ *         .target(ServerEndpoint.parse("127.0.0.1:3308", "u", "p"))
  *         .tables(TableFilter.schemas(Set.of("shop")))
  *         .workers(4)
  *         .registry(meterRegistry)
@@ -36,7 +36,7 @@ import static java.util.Objects.requireNonNull;
  * {@link Builder#untilGtid}, {@link #run()} returns once everything up to that position is applied.
  */
 public final class ChangeStream {
-    private final SourceEndpoint source;
+    private final ServerEndpoint source;
     private final ApplyTarget target;
     private final MariaDbGtidPosition from;
     private final MariaDbGtidPosition until;
@@ -144,7 +144,7 @@ public final class ChangeStream {
     }
 
     public static final class Builder {
-        private SourceEndpoint source;
+        private ServerEndpoint source;
         private ApplyTarget target;
         private MariaDbGtidPosition from;
         private MariaDbGtidPosition until;
@@ -161,12 +161,12 @@ public final class ChangeStream {
         private Builder() {
         }
 
-        public Builder source(SourceEndpoint source) {
+        public Builder source(ServerEndpoint source) {
             this.source = requireNonNull(source, "source is null");
             return this;
         }
 
-        public Builder target(SourceEndpoint target) {
+        public Builder target(ServerEndpoint target) {
             return target(new JdbcApplyTarget(requireNonNull(target, "target is null")));
         }
 

@@ -17,10 +17,10 @@ import static java.util.Objects.requireNonNull;
  * refusal is one line that names the setting or table and says what to change.
  */
 public final class SourceCheck {
-    private final SourceEndpoint source;
+    private final ServerEndpoint source;
     private final TableFilter filter;
 
-    public SourceCheck(SourceEndpoint source, TableFilter filter) {
+    public SourceCheck(ServerEndpoint source, TableFilter filter) {
         this.source = requireNonNull(source, "source is null");
         this.filter = requireNonNull(filter, "filter is null");
     }

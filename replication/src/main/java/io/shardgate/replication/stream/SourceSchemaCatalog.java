@@ -27,11 +27,11 @@ import static java.util.Objects.requireNonNull;
  * character sets always come from {@code information_schema}, matched by column name.
  */
 public final class SourceSchemaCatalog implements TableSchemaSource, AutoCloseable {
-    private final SourceEndpoint source;
+    private final ServerEndpoint source;
     private final Map<String, List<InfoColumn>> cache = new HashMap<>();
     private Connection connection;
 
-    public SourceSchemaCatalog(SourceEndpoint source) {
+    public SourceSchemaCatalog(ServerEndpoint source) {
         this.source = requireNonNull(source, "source is null");
     }
 

@@ -56,8 +56,8 @@ class ChangeStreamIT {
     private ChangeStream.Builder stream() {
         registry = new SimpleMeterRegistry();
         return ChangeStream.builder()
-                .source(new SourceEndpoint(source.host(), source.port(), topology.accounts().user(), topology.accounts().password()))
-                .target(new SourceEndpoint(target.host(), target.port(), topology.accounts().user(), topology.accounts().password()))
+                .source(new ServerEndpoint(source.host(), source.port(), topology.accounts().user(), topology.accounts().password()))
+                .target(new ServerEndpoint(target.host(), target.port(), topology.accounts().user(), topology.accounts().password()))
                 .registry(registry)
                 .workers(3);
     }

@@ -84,8 +84,8 @@ class SysbenchStreamIT {
     void writeLoadOnFourSchemasArrivesIdentical() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         ChangeStream stream = ChangeStream.builder()
-                .source(new SourceEndpoint(source.host(), source.port(), topology.accounts().user(), topology.accounts().password()))
-                .target(new SourceEndpoint(target.host(), target.port(), topology.accounts().user(), topology.accounts().password()))
+                .source(new ServerEndpoint(source.host(), source.port(), topology.accounts().user(), topology.accounts().password()))
+                .target(new ServerEndpoint(target.host(), target.port(), topology.accounts().user(), topology.accounts().password()))
                 .registry(registry)
                 .workers(4)
                 .build();

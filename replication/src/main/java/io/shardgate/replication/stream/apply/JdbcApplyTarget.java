@@ -2,7 +2,7 @@ package io.shardgate.replication.stream.apply;
 
 import io.shardgate.replication.gtid.MariaDbGtid;
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
-import io.shardgate.replication.stream.SourceEndpoint;
+import io.shardgate.replication.stream.ServerEndpoint;
 import io.shardgate.replication.stream.StreamException;
 
 import java.sql.Connection;
@@ -24,15 +24,15 @@ public final class JdbcApplyTarget implements ApplyTarget {
     static final String TABLE = "`_shardgate`.`apply_position`";
     static final String WATERMARK = "";
 
-    private final SourceEndpoint server;
+    private final ServerEndpoint server;
     /** Set once the first DDL was applied: only that one may have run before a crash without its position. */
     private final AtomicBoolean firstDdlDone = new AtomicBoolean();
 
-    public JdbcApplyTarget(SourceEndpoint server) {
+    public JdbcApplyTarget(ServerEndpoint server) {
         this.server = requireNonNull(server, "server is null");
     }
 
-    public SourceEndpoint server() {
+    public ServerEndpoint server() {
         return server;
     }
 

@@ -6,7 +6,7 @@ import io.shardgate.replication.stream.Change;
 import io.shardgate.replication.stream.Column;
 import io.shardgate.replication.stream.DdlChange;
 import io.shardgate.replication.stream.RowChange;
-import io.shardgate.replication.stream.SourceEndpoint;
+import io.shardgate.replication.stream.ServerEndpoint;
 import io.shardgate.replication.stream.Transaction;
 
 import java.math.BigDecimal;
@@ -36,13 +36,13 @@ final class JdbcTargetSession implements TargetSession {
     private static final Set<Integer> ALREADY_APPLIED_DDL = Set.of(1007, 1008, 1050, 1051, 1060, 1061, 1091, 1146, 1054);
     private static final Set<Integer> RETRYABLE = Set.of(1205, 1213, 2006, 2013);
 
-    private final SourceEndpoint server;
+    private final ServerEndpoint server;
     private final AtomicBoolean firstDdlDone;
     private final Connection connection;
     private final Map<String, PreparedStatement> statements = new LinkedHashMap<>();
     private PreparedStatement positionStatement;
 
-    JdbcTargetSession(SourceEndpoint server, AtomicBoolean firstDdlDone) throws SQLException {
+    JdbcTargetSession(ServerEndpoint server, AtomicBoolean firstDdlDone) throws SQLException {
         this.server = server;
         this.firstDdlDone = firstDdlDone;
         this.connection = server.connect();

@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardgate.replication.gtid.MariaDbGtid;
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
 import io.shardgate.replication.stream.ChangeStream;
-import io.shardgate.replication.stream.SourceEndpoint;
+import io.shardgate.replication.stream.ServerEndpoint;
 import io.shardgate.replication.stream.StreamException;
 import io.shardgate.replication.stream.TableFilter;
 
@@ -39,8 +39,8 @@ public final class StreamCommand {
         ChangeStream stream;
         try {
             parsed = StreamArgs.parse(args);
-            SourceEndpoint source = SourceEndpoint.parse(parsed.source(), parsed.user(), parsed.password());
-            SourceEndpoint target = SourceEndpoint.parse(parsed.target(), parsed.user(), parsed.password());
+            ServerEndpoint source = ServerEndpoint.parse(parsed.source(), parsed.user(), parsed.password());
+            ServerEndpoint target = ServerEndpoint.parse(parsed.target(), parsed.user(), parsed.password());
             ChangeStream.Builder builder = ChangeStream.builder()
                     .source(source)
                     .target(target)

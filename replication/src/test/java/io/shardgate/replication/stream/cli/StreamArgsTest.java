@@ -55,14 +55,14 @@ class StreamArgsTest {
 
     @Test
     void endpointsAreHostColonPortAndHideThePassword() {
-        io.shardgate.replication.stream.SourceEndpoint endpoint =
-                io.shardgate.replication.stream.SourceEndpoint.parse("db-1.local:3307", "u", "secret");
+        io.shardgate.replication.stream.ServerEndpoint endpoint =
+                io.shardgate.replication.stream.ServerEndpoint.parse("db-1.local:3307", "u", "secret");
         assertThat(endpoint.host()).isEqualTo("db-1.local");
         assertThat(endpoint.port()).isEqualTo(3307);
         assertThat(endpoint.toString()).isEqualTo("u@db-1.local:3307").doesNotContain("secret");
-        assertThatThrownBy(() -> io.shardgate.replication.stream.SourceEndpoint.parse("nohost", "u", "p"))
+        assertThatThrownBy(() -> io.shardgate.replication.stream.ServerEndpoint.parse("nohost", "u", "p"))
                 .hasMessageContaining("must be HOST:PORT");
-        assertThatThrownBy(() -> io.shardgate.replication.stream.SourceEndpoint.parse("h:99999", "u", "p"))
+        assertThatThrownBy(() -> io.shardgate.replication.stream.ServerEndpoint.parse("h:99999", "u", "p"))
                 .hasMessageContaining("not a TCP port");
     }
 }

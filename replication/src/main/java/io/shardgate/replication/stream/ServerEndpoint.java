@@ -7,8 +7,8 @@ import java.sql.SQLException;
 import static java.util.Objects.requireNonNull;
 
 /** Where a server is and how to log in; {@code toString} leaves the password out. */
-public record SourceEndpoint(String host, int port, String user, String password) {
-    public SourceEndpoint {
+public record ServerEndpoint(String host, int port, String user, String password) {
+    public ServerEndpoint {
         requireNonNull(host, "host is null");
         requireNonNull(user, "user is null");
         requireNonNull(password, "password is null");
@@ -18,14 +18,14 @@ public record SourceEndpoint(String host, int port, String user, String password
     }
 
     /** Parses {@code HOST:PORT}. */
-    public static SourceEndpoint parse(String hostPort, String user, String password) {
+    public static ServerEndpoint parse(String hostPort, String user, String password) {
         requireNonNull(hostPort, "hostPort is null");
         int colon = hostPort.lastIndexOf(':');
         if (colon <= 0 || colon == hostPort.length() - 1) {
             throw new IllegalArgumentException("'" + hostPort + "' must be HOST:PORT");
         }
         try {
-            return new SourceEndpoint(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)),
+            return new ServerEndpoint(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)),
                     user, password);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("'" + hostPort + "' must be HOST:PORT", e);
