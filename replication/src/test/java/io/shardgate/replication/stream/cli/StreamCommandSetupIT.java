@@ -153,6 +153,23 @@ class StreamCommandSetupIT {
 
     @Test
     @Order(7)
+    void withoutRowMetadataAStreamBehindAnAlterStopsAndSaysWhy() {
+        source.execute("CREATE DATABASE lag", "CREATE TABLE lag.t (id INT PRIMARY KEY, v INT)",
+                "INSERT INTO lag.t VALUES (1, 1)", "ALTER TABLE lag.t ADD COLUMN w INT");
+        try {
+            // A fresh schema filter reads lag.t's first row with today's three columns: it had two.
+            Run run = stream("--schemas", "lag", "--until-gtid", source.gtidBinlogPos());
+            assertThat(run.code()).isEqualTo(1);
+            assertThat(run.lastErrLine()).contains("lag.t has 3 columns on the source now but the binlog row has 2")
+                    .contains("binlog_row_metadata=FULL");
+        } finally {
+            source.execute("DROP DATABASE lag");
+            target.execute("DROP DATABASE IF EXISTS lag");
+        }
+    }
+
+    @Test
+    @Order(8)
     void purgedStartPositionIsRefused() {
         String before = source.gtidBinlogPos();
         source.execute("INSERT INTO app.t VALUES (3, 'c')", "FLUSH BINARY LOGS", "INSERT INTO app.t VALUES (4, 'd')");
