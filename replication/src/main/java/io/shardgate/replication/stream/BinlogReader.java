@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 import static java.util.Objects.requireNonNull;
 
@@ -59,6 +60,7 @@ public final class BinlogReader {
     private final AtomicReference<BinaryLogClient> client = new AtomicReference<>();
 
     private volatile MariaDbGtidPosition position;
+    private volatile Consumer<String> notices = message -> { };
 
     /**
      * @param start    read every transaction after this position; empty reads from the start of the oldest binlog
@@ -80,6 +82,11 @@ public final class BinlogReader {
                 .register(registry);
         this.reconnects = Counter.builder("shardgate.stream.retries").tag("kind", "reconnect")
                 .description("binlog connections opened again after a drop").register(registry);
+    }
+
+    /** Receives a one-line notice each time a dropped connection is opened again. */
+    public void notices(Consumer<String> notices) {
+        this.notices = requireNonNull(notices, "notices is null");
     }
 
     /** The last transaction handed on, per domain. */
@@ -113,11 +120,20 @@ public final class BinlogReader {
                             + server.getMessage(), server);
                 }
                 reconnects.increment();
+                notices.accept("binlog connection to " + source.address() + " lost (" + describe(failure)
+                        + "); reading again after " + (position.isEmpty() ? "the beginning" : position.toString()));
                 if (stopped.await(timing.reconnectPause().toMillis(), TimeUnit.MILLISECONDS)) {
                     return;
                 }
             }
         }
+    }
+
+    private static String describe(Throwable failure) {
+        if (failure == null) {
+            return "closed by the source";
+        }
+        return failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
     }
 
     private boolean reachedUntil() {

@@ -97,6 +97,7 @@ public final class ChangeStream {
                     + (until == null ? "" : " until " + until));
             BinlogReader binlog = new BinlogReader(source, tables, start, until, serverId,
                     new BinlogReader.Timing(reconnectPause, silenceTimeout), registry, parallel::submit);
+            binlog.notices(notices);
             reader.set(binlog);
             parallel.whenFailed(binlog::stop);
             if (parallel.failure() != null) {

@@ -14,6 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -173,7 +175,8 @@ class ChangeStreamIT {
     void droppedBinlogConnectionResumesWithoutGapsOrDuplicates() throws Exception {
         source.execute("CREATE DATABASE r", "CREATE TABLE r.t (id INT PRIMARY KEY, v INT NOT NULL)");
         catchUp();
-        ChangeStream stream = stream().reconnectPause(java.time.Duration.ofMillis(100)).build();
+        List<String> notices = new CopyOnWriteArrayList<>();
+        ChangeStream stream = stream().reconnectPause(java.time.Duration.ofMillis(100)).notices(notices::add).build();
         ExecutorService runner = Executors.newSingleThreadExecutor();
         try {
             Future<ChangeStream.Result> running = runner.submit(stream::run);
@@ -197,6 +200,8 @@ class ChangeStreamIT {
             stream.stop();
             running.get(30, TimeUnit.SECONDS);
             assertThat(kills).isGreaterThan(0);
+            assertThat(notices).anyMatch(notice -> notice.startsWith("binlog connection to " + source.address() + " lost (")
+                    && notice.contains("reading again after 0-1-"));
             assertThat(registry.find("shardgate.stream.retries").tag("kind", "reconnect").counter().count())
                     .isGreaterThanOrEqualTo(1);
         } finally {

@@ -16,6 +16,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 import static java.util.Objects.requireNonNull;
 
@@ -60,6 +62,11 @@ public final class StreamCommand {
             err.println(StreamArgs.USAGE);
             return 2;
         }
+        // The binlog library logs every connect at INFO on stderr, between our progress lines; the
+        // stream reports reconnects itself.
+        Logger binlogLog = Logger.getLogger("com.github.shyiko.mysql.binlog");
+        Level binlogLevel = binlogLog.getLevel();
+        binlogLog.setLevel(Level.WARNING);
         CountDownLatch finished = new CountDownLatch(1);
         Thread onTerm = new Thread(() -> {
             stream.stop();
@@ -89,6 +96,7 @@ public final class StreamCommand {
             err.println("stream: interrupted");
             return 1;
         } finally {
+            binlogLog.setLevel(binlogLevel);
             progress.shutdownNow();
             finished.countDown();
             try {
