@@ -162,7 +162,8 @@ class StreamCrashIT {
         source.execute("INSERT INTO c0.t VALUES (-1, 5, 'before sigterm')");
         Process term = launch("term");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!"1".equals(target.queryString("SELECT COUNT(*) FROM c0.t WHERE id = -1")) && System.nanoTime() < deadline) {
+        while ((!"1".equals(target.queryString("SELECT COUNT(*) FROM c0.t WHERE id = -1")) || !log("term.err").contains("tx/s"))
+                && System.nanoTime() < deadline) {
             assertThat(term.isAlive()).as(log("term.err")).isTrue();
             TimeUnit.MILLISECONDS.sleep(50);
         }
