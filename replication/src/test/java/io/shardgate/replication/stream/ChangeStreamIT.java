@@ -235,14 +235,14 @@ class ChangeStreamIT {
         source.execute("CREATE DATABASE h", "CREATE TABLE h.t (id INT PRIMARY KEY)");
         catchUp();
         ChangeStream stream = stream().reconnectPause(java.time.Duration.ofMillis(200))
-                .silenceTimeout(java.time.Duration.ofSeconds(1)).build();
+                .silenceTimeout(java.time.Duration.ofSeconds(2)).build();
         ExecutorService runner = Executors.newSingleThreadExecutor();
         try {
             Future<ChangeStream.Result> running = runner.submit(stream::run);
             source.execute("INSERT INTO h.t VALUES (1)");
             await("row 1", () -> "1".equals(target.queryString("SELECT COUNT(*) FROM h.t")), running);
-            // Idle for three silence periods: heartbeats keep the connection.
-            long idleUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+            // Idle for two silence periods: heartbeats keep the connection.
+            long idleUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(4);
             while (System.nanoTime() < idleUntil) {
                 TimeUnit.MILLISECONDS.sleep(100);
             }
