@@ -231,7 +231,7 @@ class ChangeStreamIT {
 
     @Test
     @Order(4)
-    void aSourceThatHangsOrRestartsIsReadAgainFromTheLastTransaction() throws Exception {
+    void aSourceThatHangsOrRestartsAndATargetThatRestartsLoseNothing() throws Exception {
         source.execute("CREATE DATABASE h", "CREATE TABLE h.t (id INT PRIMARY KEY)");
         catchUp();
         ChangeStream stream = stream().reconnectPause(java.time.Duration.ofMillis(200))
@@ -261,6 +261,13 @@ class ChangeStreamIT {
             source.restart();
             source.execute("INSERT INTO h.t VALUES (3)");
             await("row 3", () -> "3".equals(target.queryString("SELECT COUNT(*) FROM h.t")), running);
+
+            // The target goes away while a row waits for it: the applier retries on a new connection.
+            target.stop();
+            source.execute("INSERT INTO h.t VALUES (4)");
+            target.restart();
+            await("row 4", () -> "4".equals(target.queryString("SELECT COUNT(*) FROM h.t")), running);
+            assertThat(registry.find("shardgate.stream.retries").tag("kind", "apply").counter().count()).isPositive();
             stream.stop();
             running.get(30, TimeUnit.SECONDS);
         } finally {

@@ -63,7 +63,7 @@ public final class ParallelApplier implements AutoCloseable {
         }
 
         public static Settings defaults() {
-            return new Settings(4, 50, 2000, 1000, 5, 200, 1000);
+            return new Settings(4, 50, 2000, 1000, 10, 200, 1000);
         }
 
         public Settings withWorkers(int n) {
@@ -79,6 +79,7 @@ public final class ParallelApplier implements AutoCloseable {
     private final Counter transactions;
     private final Counter rows;
     private final Counter retries;
+    private final Counter checkpointRetries;
     private final AtomicLong lagSeconds = new AtomicLong();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final CountDownLatch stopping = new CountDownLatch(1);
@@ -105,6 +106,7 @@ public final class ParallelApplier implements AutoCloseable {
         this.transactions = Counter.builder("shardgate.stream.transactions.applied").register(registry);
         this.rows = Counter.builder("shardgate.stream.rows.applied").register(registry);
         this.retries = Counter.builder("shardgate.stream.retries").tag("kind", "apply").register(registry);
+        this.checkpointRetries = Counter.builder("shardgate.stream.retries").tag("kind", "checkpoint").register(registry);
         Gauge.builder("shardgate.stream.apply.lag.seconds", lagSeconds, AtomicLong::get)
                 .description("seconds between the source commit of the last applied transaction and its apply,"
                         + " 0 when idle").register(registry);
@@ -115,7 +117,7 @@ public final class ParallelApplier implements AutoCloseable {
         positions = target.load();
         tracker = new WatermarkTracker(positions.watermark());
         saved = positions.watermark();
-        barrierSession = new SessionHolder(target.open());
+        barrierSession = new SessionHolder();
         for (int i = 0; i < settings.workers(); i++) {
             Worker worker = new Worker(i);
             workers.add(worker);
@@ -275,7 +277,8 @@ public final class ParallelApplier implements AutoCloseable {
                 }
                 retries.increment();
                 session.reopen();
-                if (stopping.await(settings.retryPauseMillis() * (attempt + 1), TimeUnit.MILLISECONDS)) {
+                long pause = Math.min(settings.retryPauseMillis() * (attempt + 1), 2000);
+                if (stopping.await(pause, TimeUnit.MILLISECONDS)) {
                     throw e;
                 }
             }
@@ -306,14 +309,26 @@ public final class ParallelApplier implements AutoCloseable {
     }
 
     private void checkpointLoop() {
-        try (TargetSession session = target.open()) {
+        SessionHolder session = new SessionHolder();
+        try {
             while (!stopping.await(settings.checkpointEvery(), TimeUnit.MILLISECONDS)) {
-                checkpoint(session);
+                try {
+                    checkpoint(session.get());
+                } catch (ApplyException e) {
+                    if (!e.retryable()) {
+                        throw e;
+                    }
+                    // The target is away for a moment; the next round saves a newer watermark.
+                    checkpointRetries.increment();
+                    session.reopen();
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
             fail(e);
+        } finally {
+            session.close();
         }
     }
 
@@ -352,7 +367,7 @@ public final class ParallelApplier implements AutoCloseable {
             } catch (RuntimeException e) {
                 failure.compareAndSet(null, e);
             }
-            barrierSession.get().close();
+            barrierSession.close();
         }
     }
 
@@ -360,20 +375,27 @@ public final class ParallelApplier implements AutoCloseable {
     }
 
     /** A session that can be replaced after a connection error. */
+    /** A session opened on first use and again after a connection error. */
     private final class SessionHolder {
         private TargetSession session;
 
-        SessionHolder(TargetSession session) {
-            this.session = session;
-        }
-
+        /** Opens the session; throws a retryable {@link ApplyException} while the target is unreachable. */
         TargetSession get() {
+            if (session == null) {
+                session = target.open();
+            }
             return session;
         }
 
         void reopen() {
-            session.close();
-            session = target.open();
+            close();
+        }
+
+        void close() {
+            if (session != null) {
+                session.close();
+                session = null;
+            }
         }
     }
 
@@ -408,7 +430,7 @@ public final class ParallelApplier implements AutoCloseable {
         }
 
         private void loop() {
-            SessionHolder session = new SessionHolder(target.open());
+            SessionHolder session = new SessionHolder();
             try {
                 while (stopping.getCount() > 0) {
                     Item first = queue.pollFirst(100, TimeUnit.MILLISECONDS);
@@ -447,7 +469,7 @@ public final class ParallelApplier implements AutoCloseable {
             } catch (RuntimeException e) {
                 fail(e);
             } finally {
-                session.get().close();
+                session.close();
             }
         }
     }
