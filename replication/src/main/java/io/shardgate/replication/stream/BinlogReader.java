@@ -235,7 +235,8 @@ public final class BinlogReader {
             disconnectLater(connection);
         } catch (RuntimeException e) {
             // The library would log and skip a listener's exception; stop the connection instead.
-            failure.compareAndSet(null, e instanceof StreamException ? e : new StreamException(
+            failure.compareAndSet(null, e instanceof StreamException || e instanceof SourceUnavailableException ? e
+                    : new StreamException(
                     "cannot read the transaction after " + position + ": " + e, e));
             disconnectLater(connection);
         }

@@ -135,8 +135,12 @@ public final class SourceSchemaCatalog implements TableSchemaSource, AutoCloseab
                 }
             }
         } catch (SQLException e) {
-            throw new StreamException("cannot read the columns of " + key + " from " + source.address() + ": "
-                    + e.getMessage(), e);
+            close();
+            String message = "cannot read the columns of " + key + " from " + source.address() + ": " + e.getMessage();
+            if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
+                throw new SourceUnavailableException(message, e);
+            }
+            throw new StreamException(message, e);
         }
         cache.put(key, columns);
         return columns;
