@@ -151,7 +151,6 @@ class ParallelApplierTest {
         applier.submit(rows(2, "a"));
         applier.awaitIdle();
         applier.submit(rows(3, "a"));
-        applier.submit(rows(4, "a"));
 
         assertThatThrownBy(() -> applier.awaitIdle()).isInstanceOf(StreamException.class)
                 .hasMessageContaining("0-1-3").hasMessageContaining("a.t").hasMessageContaining("id=3");
