@@ -37,7 +37,17 @@ final class OrphanReaper {
             long owner = Long.parseLong(Files.readString(dir.resolve(OWNER_FILE)).trim());
             return ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false);
         } catch (IOException | NumberFormatException e) {
-            // No owner file: a topology still being created writes it first, so this one is broken.
+            // No readable owner file. Another JVM may be creating this topology right now (the
+            // directory exists a moment before its owner file): leave young directories alone.
+            return isYoung(dir);
+        }
+    }
+
+    private static boolean isYoung(Path dir) {
+        try {
+            long age = System.currentTimeMillis() - Files.getLastModifiedTime(dir).toMillis();
+            return age < Duration.ofMinutes(1).toMillis();
+        } catch (IOException e) {
             return false;
         }
     }

@@ -5,6 +5,7 @@ import io.shardgate.storage.StorageAdapters;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -62,7 +63,10 @@ public final class Topology implements AutoCloseable {
         Path baseDir;
         try {
             baseDir = Files.createTempDirectory(tmp, DIR_PREFIX);
-            Files.writeString(baseDir.resolve(OrphanReaper.OWNER_FILE), Long.toString(ProcessHandle.current().pid()));
+            // Written aside and moved into place, so another JVM's reaper never reads a half-written file.
+            Path owner = baseDir.resolve(OrphanReaper.OWNER_FILE + ".tmp");
+            Files.writeString(owner, Long.toString(ProcessHandle.current().pid()));
+            Files.move(owner, baseDir.resolve(OrphanReaper.OWNER_FILE), StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new TopologyException("cannot create a topology directory in " + tmp, e);
         }

@@ -1,0 +1,250 @@
+package io.shardgate.replication.stream;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.shardgate.replication.gtid.MariaDbGtidPosition;
+import io.shardgate.replication.stream.apply.AppliedPositions;
+import io.shardgate.replication.stream.apply.ApplyTarget;
+import io.shardgate.replication.stream.apply.JdbcApplyTarget;
+import io.shardgate.replication.stream.apply.ParallelApplier;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A change stream from a MariaDB source's binlog to a target, as a library.
+ *
+ * <pre>{@code
+ * ChangeStream stream = ChangeStream.builder()
+ *         .source(ServerEndpoint.parse("127.0.0.1:3307", "u", "p"))
+ *         .target(ServerEndpoint.parse("127.0.0.1:3308", "u", "p"))
+ *         .tables(TableFilter.schemas(Set.of("shop")))
+ *         .workers(4)
+ *         .registry(meterRegistry)
+ *         .build();
+ * ChangeStream.Result result = stream.run();   // blocks; stream.stop() from another thread ends it
+ * }</pre>
+ *
+ * <p>Without {@link Builder#fromGtid}, reading starts at the target's stored watermark, or at the
+ * start of the source's oldest binlog for a target that never applied anything. With
+ * {@link Builder#untilGtid}, {@link #run()} returns once everything up to that position is applied.
+ */
+public final class ChangeStream {
+    private final ServerEndpoint source;
+    private final ApplyTarget target;
+    private final MariaDbGtidPosition from;
+    private final MariaDbGtidPosition until;
+    private final TableFilter tables;
+    private final RowFilter rows;
+    private final ParallelApplier.Settings settings;
+    private final MeterRegistry registry;
+    private final long serverId;
+    private final Duration reconnectPause;
+    private final Duration silenceTimeout;
+    private final Consumer<String> notices;
+    private final Clock clock;
+    private final AtomicReference<BinlogReader> reader = new AtomicReference<>();
+    private final AtomicReference<ParallelApplier> applier = new AtomicReference<>();
+    private final AtomicLong startedAt = new AtomicLong();
+    private volatile boolean stopRequested;
+
+    private ChangeStream(Builder builder) {
+        this.source = requireNonNull(builder.source, "source is null");
+        this.target = requireNonNull(builder.target, "target is null");
+        this.from = builder.from;
+        this.until = builder.until;
+        this.tables = builder.tables;
+        this.rows = builder.rows;
+        this.settings = builder.settings;
+        this.registry = builder.registry;
+        this.serverId = builder.serverId;
+        this.reconnectPause = builder.reconnectPause;
+        this.silenceTimeout = builder.silenceTimeout;
+        this.notices = builder.notices;
+        this.clock = builder.clock;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** What a finished run did. */
+    public record Result(long transactions, long rows, Duration elapsed, MariaDbGtidPosition applied) {
+    }
+
+    /** A point-in-time view for progress reports. */
+    public record Progress(long transactions, long rows, MariaDbGtidPosition applied, double lagSeconds) {
+    }
+
+    /** Checks the source, then reads and applies until stopped or the end position; throws {@link StreamException}. */
+    public Result run() throws InterruptedException {
+        startedAt.set(clock.millis());
+        ParallelApplier parallel = new ParallelApplier(target, settings, rows, registry, clock);
+        applier.set(parallel);
+        try {
+            AppliedPositions positions = parallel.start();
+            MariaDbGtidPosition start = from != null ? from : positions.watermark();
+            SourceCheck.Result checked = new SourceCheck(source, tables).check(start);
+            checked.warnings().forEach(notices);
+            notices.accept("reading " + source.address() + " from "
+                    + (start.isEmpty() ? "the start of its oldest binlog" : "after " + start)
+                    + (until == null ? "" : " until " + until));
+            BinlogReader binlog = new BinlogReader(source, tables, start, until, serverId,
+                    new BinlogReader.Timing(reconnectPause, silenceTimeout), registry, parallel::submit);
+            binlog.notices(notices);
+            reader.set(binlog);
+            parallel.whenFailed(binlog::stop);
+            if (parallel.failure() != null) {
+                binlog.stop();
+            }
+            if (!stopRequested) {
+                binlog.run();
+            }
+            if (until != null && !stopRequested) {
+                parallel.awaitIdle();
+            }
+        } finally {
+            parallel.close();
+        }
+        if (parallel.failure() != null) {
+            throw parallel.failure() instanceof StreamException e ? e
+                    : new StreamException("the applier stopped: " + parallel.failure(), parallel.failure());
+        }
+        Progress last = progress();
+        return new Result(last.transactions(), last.rows(), Duration.ofMillis(clock.millis() - startedAt.get()),
+                parallel.watermark());
+    }
+
+    /** Ends {@link #run()} at a transaction boundary: queued transactions are left for the next run. */
+    public void stop() {
+        stopRequested = true;
+        BinlogReader binlog = reader.get();
+        if (binlog != null) {
+            binlog.stop();
+        }
+    }
+
+    public Progress progress() {
+        ParallelApplier parallel = applier.get();
+        double transactions = counter("shardgate.stream.transactions.applied");
+        double rowCount = counter("shardgate.stream.rows.applied");
+        var lag = registry.find("shardgate.stream.apply.lag.seconds").gauge();
+        return new Progress((long) transactions, (long) rowCount,
+                parallel == null ? MariaDbGtidPosition.empty() : parallel.watermark(), lag == null ? 0 : lag.value());
+    }
+
+    private double counter(String name) {
+        var counter = registry.find(name).counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    public static final class Builder {
+        private ServerEndpoint source;
+        private ApplyTarget target;
+        private MariaDbGtidPosition from;
+        private MariaDbGtidPosition until;
+        private TableFilter tables = TableFilter.all();
+        private RowFilter rows = RowFilter.KEEP_ALL;
+        private ParallelApplier.Settings settings = ParallelApplier.Settings.defaults();
+        private MeterRegistry registry = new SimpleMeterRegistry();
+        private long serverId = 0x5347_0000L + ThreadLocalRandom.current().nextInt(1 << 16);
+        private Duration reconnectPause = Duration.ofMillis(500);
+        private Duration silenceTimeout = Duration.ofSeconds(10);
+        private Consumer<String> notices = message -> { };
+        private Clock clock = Clock.systemUTC();
+
+        private Builder() {
+        }
+
+        public Builder source(ServerEndpoint source) {
+            this.source = requireNonNull(source, "source is null");
+            return this;
+        }
+
+        public Builder target(ServerEndpoint target) {
+            return target(new JdbcApplyTarget(requireNonNull(target, "target is null")));
+        }
+
+        public Builder target(ApplyTarget target) {
+            this.target = requireNonNull(target, "target is null");
+            return this;
+        }
+
+        /** Read the transactions after this position instead of the target's stored one. */
+        public Builder fromGtid(MariaDbGtidPosition from) {
+            this.from = requireNonNull(from, "from is null");
+            return this;
+        }
+
+        public Builder untilGtid(MariaDbGtidPosition until) {
+            this.until = requireNonNull(until, "until is null");
+            return this;
+        }
+
+        public Builder tables(TableFilter tables) {
+            this.tables = requireNonNull(tables, "tables is null");
+            return this;
+        }
+
+        public Builder rowFilter(RowFilter rows) {
+            this.rows = requireNonNull(rows, "rows is null");
+            return this;
+        }
+
+        public Builder workers(int workers) {
+            this.settings = settings.withWorkers(workers);
+            return this;
+        }
+
+        public Builder settings(ParallelApplier.Settings settings) {
+            this.settings = requireNonNull(settings, "settings is null");
+            return this;
+        }
+
+        public Builder registry(MeterRegistry registry) {
+            this.registry = requireNonNull(registry, "registry is null");
+            return this;
+        }
+
+        /** The server id the binlog connection presents; must be unique among the source's replicas. */
+        public Builder serverId(long serverId) {
+            this.serverId = serverId;
+            return this;
+        }
+
+        public Builder reconnectPause(Duration pause) {
+            this.reconnectPause = requireNonNull(pause, "pause is null");
+            return this;
+        }
+
+        /**
+         * A binlog connection that delivers neither an event nor a heartbeat for this long is
+         * dropped and opened again (a source that hangs, a network that silently drops packets).
+         */
+        public Builder silenceTimeout(Duration timeout) {
+            this.silenceTimeout = requireNonNull(timeout, "timeout is null");
+            return this;
+        }
+
+        /** Receives one-line notices (warnings from the source check, where reading starts). */
+        public Builder notices(Consumer<String> notices) {
+            this.notices = requireNonNull(notices, "notices is null");
+            return this;
+        }
+
+        public Builder clock(Clock clock) {
+            this.clock = requireNonNull(clock, "clock is null");
+            return this;
+        }
+
+        public ChangeStream build() {
+            return new ChangeStream(this);
+        }
+    }
+}

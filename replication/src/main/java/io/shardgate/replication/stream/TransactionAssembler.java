@@ -1,0 +1,217 @@
+package io.shardgate.replication.stream;
+
+import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
+import com.github.shyiko.mysql.binlog.event.Event;
+import com.github.shyiko.mysql.binlog.event.EventHeader;
+import com.github.shyiko.mysql.binlog.event.MariadbGtidEventData;
+import com.github.shyiko.mysql.binlog.event.QueryEventData;
+import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
+import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
+import io.shardgate.replication.gtid.MariaDbGtid;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Groups binlog events into committed transactions. A MariaDB GTID event opens a transaction
+ * (MariaDB logs no BEGIN); XID or a COMMIT query closes it; a GTID event flagged standalone
+ * holds exactly one statement (DDL) and closes with it. Only closed transactions are handed on,
+ * so a connection that drops mid-transaction loses nothing that was handed on and hands on
+ * nothing partial.
+ *
+ * <p>One instance per binlog connection: table ids are only valid within one.
+ */
+public final class TransactionAssembler {
+    /** Receives each committed transaction, in commit order. */
+    @FunctionalInterface
+    public interface Output {
+        void accept(Transaction transaction) throws InterruptedException;
+    }
+
+    private static final Object EXCLUDED = new Object();
+
+    private final TableSchemaSource schemas;
+    private final DdlClassifier ddl;
+    private final TableFilter filter;
+    private final ValueConverter converter = new ValueConverter();
+    private final Output output;
+    private final Map<Long, Object> tables = new HashMap<>();
+
+    private MariaDbGtid gtid;
+    private boolean standalone;
+    private List<Change> changes = new ArrayList<>();
+
+    public TransactionAssembler(TableSchemaSource schemas, DdlClassifier ddl, TableFilter filter, Output output) {
+        this.schemas = requireNonNull(schemas, "schemas is null");
+        this.ddl = requireNonNull(ddl, "ddl is null");
+        this.filter = requireNonNull(filter, "filter is null");
+        this.output = requireNonNull(output, "output is null");
+    }
+
+    /** True while a transaction is open (its GTID was read, its commit not yet). */
+    public boolean inTransaction() {
+        return gtid != null;
+    }
+
+    public void accept(Event event) throws InterruptedException {
+        EventHeader header = event.getHeader();
+        switch (header.getEventType()) {
+            case MARIADB_GTID -> begin(event.getData());
+            case TABLE_MAP -> tableMap(event.getData());
+            case WRITE_ROWS, EXT_WRITE_ROWS -> write(event.getData());
+            case UPDATE_ROWS, EXT_UPDATE_ROWS -> update(event.getData());
+            case DELETE_ROWS, EXT_DELETE_ROWS -> delete(event.getData());
+            case QUERY -> query(event.getData(), header);
+            case XID -> commit(header);
+            case XA_PREPARE -> throw new StreamException("XA transaction " + gtid + ": XA is not supported by the change stream");
+            default -> {
+                // ROTATE, FORMAT_DESCRIPTION, GTID_LIST, BINLOG_CHECKPOINT, HEARTBEAT, ANNOTATE_ROWS: no data.
+            }
+        }
+    }
+
+    private void begin(MariadbGtidEventData data) {
+        if (gtid != null) {
+            throw new StreamException("transaction " + gtid + " has no commit event before the next GTID "
+                    + data.getDomainId() + "-" + data.getServerId() + "-" + data.getSequence());
+        }
+        gtid = new MariaDbGtid(data.getDomainId(), data.getServerId(), data.getSequence());
+        standalone = (data.getFlags() & MariadbGtidEventData.FL_STANDALONE) != 0;
+        changes = new ArrayList<>();
+    }
+
+    private void tableMap(TableMapEventData data) {
+        requireOpen("table map of " + data.getDatabase() + "." + data.getTable());
+        if (!filter.carriesTable(data.getDatabase(), data.getTable())) {
+            tables.put(data.getTableId(), EXCLUDED);
+            return;
+        }
+        tables.put(data.getTableId(), schemas.resolve(data));
+    }
+
+    private TableSchema table(long tableId, BitSet included) {
+        Object table = tables.get(tableId);
+        if (table == null) {
+            throw new StreamException("transaction " + gtid + ": row event for table id " + tableId + " without a table map");
+        }
+        if (table == EXCLUDED) {
+            return null;
+        }
+        TableSchema schema = (TableSchema) table;
+        if (included.cardinality() != schema.columns().size()) {
+            throw new StreamException("transaction " + gtid + ": row of " + schema.qualifiedName() + " carries "
+                    + included.cardinality() + " of " + schema.columns().size()
+                    + " columns; the source must log full row images (binlog_row_image=FULL)");
+        }
+        return schema;
+    }
+
+    private void write(WriteRowsEventData data) {
+        requireOpen("write rows");
+        TableSchema table = table(data.getTableId(), data.getIncludedColumns());
+        if (table != null) {
+            for (Serializable[] row : data.getRows()) {
+                changes.add(new RowChange(table, RowChange.Kind.INSERT, null, convert(table, row)));
+            }
+        }
+    }
+
+    private void update(UpdateRowsEventData data) {
+        requireOpen("update rows");
+        TableSchema table = table(data.getTableId(), data.getIncludedColumns());
+        if (table != null) {
+            table(data.getTableId(), data.getIncludedColumnsBeforeUpdate());
+            for (Map.Entry<Serializable[], Serializable[]> row : data.getRows()) {
+                changes.add(new RowChange(table, RowChange.Kind.UPDATE, convert(table, row.getKey()),
+                        convert(table, row.getValue())));
+            }
+        }
+    }
+
+    private void delete(DeleteRowsEventData data) {
+        requireOpen("delete rows");
+        TableSchema table = table(data.getTableId(), data.getIncludedColumns());
+        if (table != null) {
+            for (Serializable[] row : data.getRows()) {
+                changes.add(new RowChange(table, RowChange.Kind.DELETE, convert(table, row), null));
+            }
+        }
+    }
+
+    private Object[] convert(TableSchema table, Serializable[] row) {
+        Object[] values = new Object[row.length];
+        for (int i = 0; i < row.length; i++) {
+            values[i] = converter.convert(table.columns().get(i), row[i]);
+        }
+        return values;
+    }
+
+    private void query(QueryEventData data, EventHeader header) throws InterruptedException {
+        String sql = data.getSql() == null ? "" : data.getSql().trim();
+        String upper = sql.toUpperCase(Locale.ROOT);
+        if (upper.equals("BEGIN")) {
+            return;
+        }
+        if (upper.equals("COMMIT") || upper.equals("ROLLBACK")) {
+            commit(header);
+            return;
+        }
+        requireOpen("statement '" + abbreviate(sql) + "'");
+        Optional<DdlChange> change = ddl.classify(data.getDatabase(), sql);
+        if (change.isPresent()) {
+            DdlChange ddlChange = change.get();
+            if (carries(ddlChange)) {
+                changes.add(ddlChange);
+            }
+            // Table ids and cached shapes may be stale after any DDL, carried or not.
+            tables.clear();
+            schemas.invalidate(null);
+        } else if (isDml(upper)) {
+            throw new StreamException("transaction " + gtid + " holds the statement '" + abbreviate(sql)
+                    + "' in statement format; the source must log rows (binlog_format=ROW for every session)");
+        }
+        if (standalone) {
+            commit(header);
+        }
+    }
+
+    private boolean carries(DdlChange change) {
+        if (change.schemas().isEmpty()) {
+            return change.defaultSchema().isEmpty() ? filter.includeSchemas().isEmpty()
+                    : filter.carriesSchema(change.defaultSchema());
+        }
+        return change.schemas().stream().anyMatch(filter::carriesSchema);
+    }
+
+    private static boolean isDml(String upper) {
+        return upper.startsWith("INSERT") || upper.startsWith("UPDATE") || upper.startsWith("DELETE")
+                || upper.startsWith("REPLACE") || upper.startsWith("LOAD");
+    }
+
+    private void commit(EventHeader header) throws InterruptedException {
+        requireOpen("commit");
+        Transaction transaction = new Transaction(gtid, header.getTimestamp() / 1000, changes);
+        gtid = null;
+        changes = new ArrayList<>();
+        output.accept(transaction);
+    }
+
+    private void requireOpen(String what) {
+        if (gtid == null) {
+            throw new StreamException(what + " outside a transaction (no GTID event before it)");
+        }
+    }
+
+    private static String abbreviate(String sql) {
+        return sql.length() <= 80 ? sql : sql.substring(0, 77) + "...";
+    }
+}

@@ -1,0 +1,76 @@
+package io.shardgate.replication.stream.apply;
+
+import io.shardgate.replication.gtid.MariaDbGtid;
+import io.shardgate.replication.gtid.MariaDbGtidPosition;
+import io.shardgate.replication.stream.ServerEndpoint;
+import io.shardgate.replication.stream.StreamException;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A MariaDB target over JDBC. Positions live in {@code _shardgate.apply_position}:
+ * one row per (schema, domain) with the last applied GTID, written in the same transaction as
+ * the schema's rows; the row with the empty schema name is the stream-wide watermark.
+ */
+public final class JdbcApplyTarget implements ApplyTarget {
+    static final String TABLE = "`_shardgate`.`apply_position`";
+    static final String WATERMARK = "";
+
+    private final ServerEndpoint server;
+    /** Set once the first DDL was applied: only that one may have run before a crash without its position. */
+    private final AtomicBoolean firstDdlDone = new AtomicBoolean();
+
+    public JdbcApplyTarget(ServerEndpoint server) {
+        this.server = requireNonNull(server, "server is null");
+    }
+
+    public ServerEndpoint server() {
+        return server;
+    }
+
+    @Override
+    public AppliedPositions load() {
+        try (Connection connection = server.connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE DATABASE IF NOT EXISTS `_shardgate`");
+            statement.execute("CREATE TABLE IF NOT EXISTS " + TABLE + " ("
+                    + "schema_name VARCHAR(64) NOT NULL, domain_id INT UNSIGNED NOT NULL,"
+                    + " server_id INT UNSIGNED NOT NULL, seq BIGINT UNSIGNED NOT NULL,"
+                    + " updated_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6),"
+                    + " PRIMARY KEY (schema_name, domain_id))");
+            Map<String, MariaDbGtidPosition> bySchema = new HashMap<>();
+            MariaDbGtidPosition watermark = MariaDbGtidPosition.empty();
+            try (ResultSet rows = statement.executeQuery("SELECT schema_name, domain_id, server_id, seq FROM " + TABLE)) {
+                while (rows.next()) {
+                    MariaDbGtid gtid = new MariaDbGtid(rows.getLong(2), rows.getLong(3), rows.getLong(4));
+                    String schema = rows.getString(1);
+                    if (schema.equals(WATERMARK)) {
+                        watermark = watermark.with(gtid);
+                    } else {
+                        bySchema.merge(schema, MariaDbGtidPosition.empty().with(gtid), (a, b) -> a.with(gtid));
+                    }
+                }
+            }
+            return new AppliedPositions(bySchema, watermark);
+        } catch (SQLException e) {
+            throw new StreamException("cannot read the apply position from target " + server.address() + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public TargetSession open() {
+        try {
+            return new JdbcTargetSession(server, firstDdlDone);
+        } catch (SQLException e) {
+            throw new ApplyException("cannot connect to target " + server.address() + ": " + e.getMessage(), true, e);
+        }
+    }
+}

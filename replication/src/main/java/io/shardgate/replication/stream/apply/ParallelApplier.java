@@ -1,0 +1,476 @@
+package io.shardgate.replication.stream.apply;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.shardgate.replication.gtid.MariaDbGtidPosition;
+import io.shardgate.replication.stream.Change;
+import io.shardgate.replication.stream.DdlChange;
+import io.shardgate.replication.stream.RowChange;
+import io.shardgate.replication.stream.RowFilter;
+import io.shardgate.replication.stream.StreamException;
+import io.shardgate.replication.stream.Transaction;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Applies committed source transactions to a target on N workers, keeping each schema's commit
+ * order.
+ *
+ * <p><b>Scheduling.</b> Each schema is owned by one worker (assigned on first sight to the worker
+ * with the fewest schemas) and its transactions go, in source order, into that worker's queue; so
+ * a worker's queue is the ordered merge of its schemas' queues. A worker takes consecutive
+ * transactions from its queue (up to {@link Settings#maxBatchTransactions()} and
+ * {@link Settings#maxBatchRows()}) and applies them as one target transaction together with
+ * their schemas' positions.
+ *
+ * <p><b>Barriers.</b> A transaction that touches several schemas, or holds DDL, is applied by the
+ * submitting thread itself once every involved schema has nothing queued or running (every
+ * schema for database-level DDL); nothing else is dispatched meanwhile, so it runs alone with
+ * respect to its schemas and later transactions of those schemas follow it.
+ *
+ * <p><b>Exactly once.</b> Transactions that the target's stored positions show as applied for a
+ * schema lose that schema's changes before scheduling; {@link WatermarkTracker} gives the
+ * position below which everything is done, saved every {@link Settings#checkpointEvery()} ms and
+ * on close, where a restart reads from.
+ *
+ * <p>{@link #submit} is called from one thread (the reader's), and blocks while the chosen
+ * worker's queue is full: backpressure reaches the binlog connection.
+ */
+public final class ParallelApplier implements AutoCloseable {
+    /** Tunables; see {@link #defaults()}. */
+    public record Settings(int workers, int maxBatchTransactions, int maxBatchRows, int queueCapacity, int maxRetries,
+                           long retryPauseMillis, long checkpointEvery) {
+        public Settings {
+            if (workers < 1 || maxBatchTransactions < 1 || maxBatchRows < 1 || queueCapacity < 1 || maxRetries < 0) {
+                throw new IllegalArgumentException("applier settings must be positive: " + workers + " workers, batch "
+                        + maxBatchTransactions + " tx / " + maxBatchRows + " rows, queue " + queueCapacity);
+            }
+        }
+
+        public static Settings defaults() {
+            return new Settings(4, 50, 2000, 1000, 10, 200, 1000);
+        }
+
+        public Settings withWorkers(int n) {
+            return new Settings(n, maxBatchTransactions, maxBatchRows, queueCapacity, maxRetries, retryPauseMillis,
+                    checkpointEvery);
+        }
+    }
+
+    private final ApplyTarget target;
+    private final Settings settings;
+    private final RowFilter rowFilter;
+    private final Clock clock;
+    private final Counter transactions;
+    private final Counter rows;
+    private final Counter retries;
+    private final Counter checkpointRetries;
+    private final AtomicLong lagSeconds = new AtomicLong();
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final CountDownLatch stopping = new CountDownLatch(1);
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final Map<String, Integer> inFlight = new HashMap<>();
+    private final Map<String, Worker> owners = new HashMap<>();
+    private final List<Worker> workers = new ArrayList<>();
+    private final MeterRegistry registry;
+
+    private AppliedPositions positions;
+    private WatermarkTracker tracker;
+    private SessionHolder barrierSession;
+    private Thread checkpointer;
+    private MariaDbGtidPosition saved;
+    private volatile Runnable whenFailed = () -> { };
+
+    public ParallelApplier(ApplyTarget target, Settings settings, RowFilter rowFilter, MeterRegistry registry, Clock clock) {
+        this.target = requireNonNull(target, "target is null");
+        this.settings = requireNonNull(settings, "settings is null");
+        this.rowFilter = requireNonNull(rowFilter, "rowFilter is null");
+        this.registry = requireNonNull(registry, "registry is null");
+        this.clock = requireNonNull(clock, "clock is null");
+        this.transactions = Counter.builder("shardgate.stream.transactions.applied").register(registry);
+        this.rows = Counter.builder("shardgate.stream.rows.applied").register(registry);
+        this.retries = Counter.builder("shardgate.stream.retries").tag("kind", "apply").register(registry);
+        this.checkpointRetries = Counter.builder("shardgate.stream.retries").tag("kind", "checkpoint").register(registry);
+        Gauge.builder("shardgate.stream.apply.lag.seconds", lagSeconds, AtomicLong::get)
+                .description("seconds between the source commit of the last applied transaction and its apply,"
+                        + " 0 when idle").register(registry);
+    }
+
+    /** Reads the target's positions, opens one session per worker and starts them. */
+    public AppliedPositions start() {
+        positions = target.load();
+        tracker = new WatermarkTracker(positions.watermark());
+        saved = positions.watermark();
+        barrierSession = new SessionHolder();
+        for (int i = 0; i < settings.workers(); i++) {
+            Worker worker = new Worker(i);
+            workers.add(worker);
+            Gauge.builder("shardgate.stream.queue.depth", worker.queue, LinkedBlockingDeque::size)
+                    .tag("worker", Integer.toString(i)).register(registry);
+        }
+        workers.forEach(Worker::start);
+        checkpointer = new Thread(this::checkpointLoop, "shardgate-apply-checkpoint");
+        checkpointer.setDaemon(true);
+        checkpointer.start();
+        return positions;
+    }
+
+    /** Everything up to here is applied (or not for this target); where a restart reads from. */
+    public MariaDbGtidPosition watermark() {
+        return tracker.watermark();
+    }
+
+    /**
+     * Runs {@code action} once, on the failing thread, when the applier stops on an error: the
+     * reader may be waiting for the next event of an idle source and would not notice otherwise.
+     */
+    public void whenFailed(Runnable action) {
+        this.whenFailed = requireNonNull(action, "action is null");
+    }
+
+    /** The error that stopped the applier, or null. */
+    public Throwable failure() {
+        return failure.get();
+    }
+
+    /** Hands on one source transaction, in source commit order. */
+    public void submit(Transaction transaction) throws InterruptedException {
+        requireNonNull(transaction, "transaction is null");
+        throwIfFailed();
+        Transaction todo = transaction.withChanges(pending(transaction));
+        long ticket = tracker.register(transaction.gtid());
+        if (todo.changes().isEmpty()) {
+            tracker.done(ticket);
+            return;
+        }
+        Set<String> schemas = todo.schemas();
+        Item item = new Item(todo, ticket, schemas);
+        if (todo.hasDdl() || schemas.size() > 1) {
+            awaitDrained(todo.isGlobalBarrier() ? null : schemas);
+            applyWithRetry(barrierSession, List.of(item));
+            finished(List.of(item));
+            return;
+        }
+        String schema = schemas.iterator().next();
+        Worker worker = owner(schema);
+        lock.lock();
+        try {
+            inFlight.merge(schema, 1, Integer::sum);
+        } finally {
+            lock.unlock();
+        }
+        while (!worker.queue.offerLast(item, 100, TimeUnit.MILLISECONDS)) {
+            throwIfFailed();
+        }
+    }
+
+    /** Waits until everything submitted is applied; throws the applier's failure. */
+    public void awaitIdle() throws InterruptedException {
+        lock.lock();
+        try {
+            while (tracker.pending() > 0 && failure.get() == null) {
+                changed.await(100, TimeUnit.MILLISECONDS);
+            }
+        } finally {
+            lock.unlock();
+        }
+        throwIfFailed();
+    }
+
+    /** The changes of {@code transaction} this target still needs: filtered rows, schemas not yet applied. */
+    private List<Change> pending(Transaction transaction) {
+        List<Change> kept = new ArrayList<>(transaction.changes().size());
+        for (Change change : transaction.changes()) {
+            if (change instanceof RowChange row) {
+                if (!positions.isApplied(row.schema(), transaction.gtid()) && rowFilter.keep(row)) {
+                    kept.add(row);
+                }
+            } else if (change instanceof DdlChange ddl) {
+                boolean applied = ddl.schemas().stream().anyMatch(s -> positions.isApplied(s, transaction.gtid()));
+                if (!applied) {
+                    kept.add(ddl);
+                }
+            }
+        }
+        return kept;
+    }
+
+    private Worker owner(String schema) {
+        Worker owner = owners.get(schema);
+        if (owner == null) {
+            owner = workers.get(0);
+            for (Worker worker : workers) {
+                if (worker.schemas < owner.schemas) {
+                    owner = worker;
+                }
+            }
+            owner.schemas++;
+            owners.put(schema, owner);
+        }
+        return owner;
+    }
+
+    /** Waits until {@code schemas} (null: every schema) have nothing queued or running. */
+    private void awaitDrained(Set<String> schemas) throws InterruptedException {
+        lock.lock();
+        try {
+            while (failure.get() == null && !drained(schemas)) {
+                changed.await(100, TimeUnit.MILLISECONDS);
+            }
+        } finally {
+            lock.unlock();
+        }
+        throwIfFailed();
+    }
+
+    private boolean drained(Set<String> schemas) {
+        if (schemas == null) {
+            return inFlight.values().stream().allMatch(n -> n == 0);
+        }
+        return schemas.stream().allMatch(s -> inFlight.getOrDefault(s, 0) == 0);
+    }
+
+    private void finished(List<Item> batch) {
+        long now = clock.millis() / 1000;
+        lock.lock();
+        try {
+            for (Item item : batch) {
+                tracker.done(item.ticket);
+                transactions.increment();
+                rows.increment(item.transaction.rowCount());
+                lagSeconds.set(Math.max(0, now - item.transaction.commitSeconds()));
+            }
+            if (tracker.pending() == 0) {
+                lagSeconds.set(0);
+            }
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void applyWithRetry(SessionHolder session, List<Item> batch) throws InterruptedException {
+        List<Transaction> transactions = batch.stream().map(Item::transaction).toList();
+        for (int attempt = 0; ; attempt++) {
+            try {
+                session.get().apply(transactions);
+                return;
+            } catch (ApplyException e) {
+                if (!e.retryable() || attempt >= settings.maxRetries()) {
+                    throw e;
+                }
+                retries.increment();
+                session.reopen();
+                long pause = Math.min(settings.retryPauseMillis() * (attempt + 1), 2000);
+                if (stopping.await(pause, TimeUnit.MILLISECONDS)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private void fail(Throwable e) {
+        if (failure.compareAndSet(null, e)) {
+            stopping.countDown();
+            whenFailed.run();
+        }
+        lock.lock();
+        try {
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void throwIfFailed() {
+        Throwable e = failure.get();
+        if (e instanceof StreamException stream) {
+            throw stream;
+        }
+        if (e != null) {
+            throw new StreamException("the applier stopped: " + e, e);
+        }
+    }
+
+    private void checkpointLoop() {
+        SessionHolder session = new SessionHolder();
+        try {
+            while (!stopping.await(settings.checkpointEvery(), TimeUnit.MILLISECONDS)) {
+                try {
+                    checkpoint(session.get());
+                } catch (ApplyException e) {
+                    if (!e.retryable()) {
+                        throw e;
+                    }
+                    // The target is away for a moment; the next round saves a newer watermark.
+                    checkpointRetries.increment();
+                    session.reopen();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            fail(e);
+        } finally {
+            session.close();
+        }
+    }
+
+    private synchronized void checkpoint(TargetSession session) {
+        MariaDbGtidPosition now = tracker.watermark();
+        if (!now.equals(saved)) {
+            session.saveWatermark(now);
+            saved = now;
+        }
+    }
+
+    /**
+     * Stops after each worker's current batch (queued transactions are not applied; a restart
+     * reads them again) and saves the watermark.
+     */
+    @Override
+    public void close() {
+        stopping.countDown();
+        for (Worker worker : workers) {
+            try {
+                worker.thread.join(60_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (checkpointer != null) {
+            try {
+                checkpointer.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (barrierSession != null) {
+            try {
+                checkpoint(barrierSession.get());
+            } catch (RuntimeException e) {
+                failure.compareAndSet(null, e);
+            }
+            barrierSession.close();
+        }
+    }
+
+    private record Item(Transaction transaction, long ticket, Set<String> schemas) {
+    }
+
+    /** A session that can be replaced after a connection error. */
+    /** A session opened on first use and again after a connection error. */
+    private final class SessionHolder {
+        private TargetSession session;
+
+        /** Opens the session; throws a retryable {@link ApplyException} while the target is unreachable. */
+        TargetSession get() {
+            if (session == null) {
+                session = target.open();
+            }
+            return session;
+        }
+
+        void reopen() {
+            close();
+        }
+
+        void close() {
+            if (session != null) {
+                session.close();
+                session = null;
+            }
+        }
+    }
+
+    private final class Worker {
+        final int index;
+        final LinkedBlockingDeque<Item> queue = new LinkedBlockingDeque<>(settings.queueCapacity());
+        final Thread thread;
+        int schemas;
+
+        Worker(int index) {
+            this.index = index;
+            this.thread = new Thread(this::loop, "shardgate-apply-" + index);
+            this.thread.setDaemon(true);
+        }
+
+        void start() {
+            thread.start();
+        }
+
+        private void release(List<Item> batch) {
+            lock.lock();
+            try {
+                for (Item item : batch) {
+                    for (String schema : item.schemas) {
+                        inFlight.merge(schema, -1, Integer::sum);
+                    }
+                }
+            } finally {
+                lock.unlock();
+            }
+            finished(batch);
+        }
+
+        private void loop() {
+            SessionHolder session = new SessionHolder();
+            try {
+                while (stopping.getCount() > 0) {
+                    Item first = queue.pollFirst(100, TimeUnit.MILLISECONDS);
+                    if (first == null) {
+                        continue;
+                    }
+                    List<Item> batch = new ArrayList<>();
+                    batch.add(first);
+                    int rowCount = first.transaction.rowCount();
+                    while (batch.size() < settings.maxBatchTransactions()) {
+                        Item next = queue.peekFirst();
+                        if (next == null || rowCount + next.transaction.rowCount() > settings.maxBatchRows()) {
+                            break;
+                        }
+                        batch.add(queue.pollFirst());
+                        rowCount += next.transaction.rowCount();
+                    }
+                    try {
+                        applyWithRetry(session, batch);
+                    } catch (ApplyException e) {
+                        if (e.retryable() || batch.size() == 1) {
+                            throw e;
+                        }
+                        // Apply the group one transaction at a time, so that those before the bad one land
+                        // and the error is about the bad one alone.
+                        for (Item item : batch) {
+                            applyWithRetry(session, List.of(item));
+                            release(List.of(item));
+                        }
+                        continue;
+                    }
+                    release(batch);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                fail(e);
+            } finally {
+                session.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package io.shardgate.replication.stream.apply;
+
+import io.shardgate.replication.gtid.MariaDbGtid;
+import io.shardgate.replication.gtid.MariaDbGtidPosition;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class WatermarkTrackerTest {
+    @Test
+    void advancesOnlyOverAContiguousDonePrefix() {
+        WatermarkTracker tracker = new WatermarkTracker(MariaDbGtidPosition.parse("0-1-4"));
+        long five = tracker.register(MariaDbGtid.parse("0-1-5"));
+        long six = tracker.register(MariaDbGtid.parse("0-1-6"));
+        long seven = tracker.register(MariaDbGtid.parse("0-1-7"));
+
+        tracker.done(seven);
+        assertThat(tracker.watermark()).hasToString("0-1-4");
+        tracker.done(five);
+        assertThat(tracker.watermark()).hasToString("0-1-5");
+        assertThat(tracker.pending()).isEqualTo(2);
+        tracker.done(six);
+        assertThat(tracker.watermark()).hasToString("0-1-7");
+        assertThat(tracker.pending()).isZero();
+    }
+
+    @Test
+    void keepsEveryDomain() {
+        WatermarkTracker tracker = new WatermarkTracker(MariaDbGtidPosition.empty());
+        tracker.done(tracker.register(MariaDbGtid.parse("1-2-10")));
+        tracker.done(tracker.register(MariaDbGtid.parse("0-1-3")));
+        assertThat(tracker.watermark()).isEqualTo(MariaDbGtidPosition.parse("0-1-3,1-2-10"));
+    }
+}
