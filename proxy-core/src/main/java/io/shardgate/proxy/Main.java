@@ -2,6 +2,7 @@ package io.shardgate.proxy;
 
 import io.shardgate.proxy.config.ConfigException;
 import io.shardgate.proxy.demo.DemoCommand;
+import io.shardgate.replication.stream.cli.StreamCommand;
 import io.shardgate.replication.topology.TopologyException;
 
 import java.io.PrintStream;
@@ -16,6 +17,7 @@ public final class Main {
             commands:
               run --config FILE   run the proxy with a YAML config (see docs/configuration.md)
               demo                start a local two-shard topology (s0 InnoDB, s1 MyRocks) and the proxy
+              stream ...          follow a source's binlog and apply it to a target (see docs/change-stream.md)
               test                (launcher only) install prerequisites and run every test
               bench               (launcher only) run the benchmarks
             """;
@@ -41,6 +43,7 @@ public final class Main {
             return switch (args.get(0)) {
                 case "run" -> new RunCommand(out, err).run(rest);
                 case "demo" -> new DemoCommand(out, err).run(rest);
+                case "stream" -> new StreamCommand().run(rest, out, err);
                 case "help", "--help", "-h" -> {
                     out.print(USAGE);
                     yield 0;
