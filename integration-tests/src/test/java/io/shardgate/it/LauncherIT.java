@@ -22,6 +22,7 @@ class LauncherIT {
     private static final Path HOME = Path.of(System.getProperty("shardgate.home", "..")).toAbsolutePath().normalize();
     private static final Path JAR = HOME.resolve("proxy-core/target/shardgate.jar");
     private static final Pattern PID = Pattern.compile("\\bpid (\\d+)");
+    private static final Pattern CONNECT = Pattern.compile("Connect: mariadb -h127\\.0\\.0\\.1 -P(\\d+) -uapp -papp");
     private static final Pattern DIR = Pattern.compile("in (/\\S+shardgate-topology-\\d+)\\)");
 
     @Test
@@ -42,7 +43,9 @@ class LauncherIT {
     }
 
     private void demoOnce(String signal) throws Exception {
-        ProcessBuilder builder = new ProcessBuilder(HOME.resolve("shardgate").toString(), "demo")
+        // Free ports, so a demo someone is running on 3307 does not get in the way.
+        ProcessBuilder builder = new ProcessBuilder(HOME.resolve("shardgate").toString(), "demo", "--port", "0",
+                "--admin-port", "0")
                 .redirectErrorStream(true);
         builder.environment().put("SHARDGATE_JAR", JAR.toString());
         Process demo = builder.start();
@@ -82,6 +85,21 @@ class LauncherIT {
             }
         }
         assertThat(pids).as("one pid per server: 2 shards x 2 nodes").hasSize(4);
+        int proxyPort = 0;
+        synchronized (lines) {
+            for (String line : lines) {
+                Matcher connect = CONNECT.matcher(line);
+                if (connect.find()) {
+                    proxyPort = Integer.parseInt(connect.group(1));
+                }
+            }
+        }
+        // The printed connect command works.
+        Process cli = new ProcessBuilder("mariadb", "-h127.0.0.1", "-P" + proxyPort, "-uapp", "-papp", "--batch",
+                "--skip-column-names", "-e", "SELECT @@server_id, 6 * 7").redirectErrorStream(true).start();
+        String answer = new String(cli.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(cli.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(answer).isEqualTo("1\t42\n");
         for (long pid : pids) {
             assertThat(commandLine(pid)).contains("mariadbd").contains(topologyDir);
         }

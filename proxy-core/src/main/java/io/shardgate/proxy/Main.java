@@ -1,5 +1,6 @@
 package io.shardgate.proxy;
 
+import io.shardgate.proxy.bench.BenchCommand;
 import io.shardgate.proxy.config.ConfigException;
 import io.shardgate.proxy.demo.DemoCommand;
 import io.shardgate.replication.stream.cli.StreamCommand;
@@ -19,7 +20,7 @@ public final class Main {
               demo                start a local two-shard topology (s0 InnoDB, s1 MyRocks) and the proxy
               stream ...          follow a source's binlog and apply it to a target (see docs/change-stream.md)
               test                (launcher only) install prerequisites and run every test
-              bench               (launcher only) run the benchmarks
+              bench [sysbench] [--time S]  sysbench direct vs through Shardgate (docs/benchmarks.md)
             """;
 
     private Main() {
@@ -44,6 +45,7 @@ public final class Main {
                 case "run" -> new RunCommand(out, err).run(rest);
                 case "demo" -> new DemoCommand(out, err).run(rest);
                 case "stream" -> new StreamCommand().run(rest, out, err);
+                case "bench" -> new BenchCommand(out, err).run(rest);
                 case "help", "--help", "-h" -> {
                     out.print(USAGE);
                     yield 0;
@@ -61,6 +63,12 @@ public final class Main {
         } catch (ConfigException | TopologyException e) {
             err.println("shardgate " + args.get(0) + ": " + e.getMessage());
             return 1;
+        } catch (java.io.IOException e) {
+            err.println("shardgate " + args.get(0) + ": " + e.getMessage());
+            return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 130;
         }
     }
 

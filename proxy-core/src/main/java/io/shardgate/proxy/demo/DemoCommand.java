@@ -33,8 +33,20 @@ public final class DemoCommand {
     }
 
     public int run(List<String> args) {
-        if (!args.isEmpty()) {
-            throw new IllegalArgumentException("demo takes no options");
+        int port = 3307;
+        int adminPort = 8307;
+        for (int i = 0; i < args.size(); i++) {
+            String flag = args.get(i);
+            if ((flag.equals("--port") || flag.equals("--admin-port")) && i + 1 < args.size()) {
+                int value = Integer.parseInt(args.get(++i));
+                if (flag.equals("--port")) {
+                    port = value;
+                } else {
+                    adminPort = value;
+                }
+            } else {
+                throw new ConfigException("demo: unknown option '" + flag + "' (expected: [--port P] [--admin-port P])");
+            }
         }
         out.println("Starting the demo topology: s0 (InnoDB) and s1 (MyRocks), a primary and a replica each...");
         long started = System.nanoTime();
@@ -53,7 +65,7 @@ public final class DemoCommand {
             out.println("Demo stopped; every server it started has exited.");
             stopped.countDown();
         }, "shardgate-demo-stop"));
-        Path config = writeConfig(topology);
+        Path config = writeConfig(topology, port, adminPort);
         out.printf("Topology up in %.1f s (%s):%n", (System.nanoTime() - started) / 1e9, topology.launcherDescription());
         for (Shard shard : topology.shards()) {
             print(shard.primary());
@@ -84,10 +96,10 @@ public final class DemoCommand {
                 node.address(), node.serverId(), node.pid());
     }
 
-    private static Path writeConfig(Topology topology) {
+    private static Path writeConfig(Topology topology, int port, int adminPort) {
         StringBuilder yaml = new StringBuilder()
-                .append("listen: { host: 127.0.0.1, port: 3307 }\n")
-                .append("admin:  { host: 127.0.0.1, port: 8307, token: change-me }\n")
+                .append("listen: { host: 127.0.0.1, port: ").append(port).append(" }\n")
+                .append("admin:  { host: 127.0.0.1, port: ").append(adminPort).append(", token: change-me }\n")
                 .append("users:\n  - { name: app, password: app }\n")
                 .append("backend_user: { name: ").append(topology.accounts().user())
                 .append(", password: \"").append(topology.accounts().password()).append("\" }\n")

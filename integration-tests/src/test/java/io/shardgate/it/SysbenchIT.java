@@ -1,0 +1,72 @@
+package io.shardgate.it;
+
+import io.shardgate.replication.topology.Topology;
+import io.shardgate.replication.topology.TopologySpec;
+import io.shardgate.storage.Engine;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** sysbench (libmariadb, server-side prepared statements) through Shardgate. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SysbenchIT {
+    private Topology topology;
+    private ProxyFixture proxy;
+
+    @BeforeAll
+    void start() {
+        topology = Topology.start(TopologySpec.builder().shard("s0", Engine.INNODB, 0).build());
+        topology.shard("s0").primary().execute("CREATE DATABASE sbtest");
+        proxy = ProxyFixture.start(topology, "");
+    }
+
+    @AfterAll
+    void stop() {
+        if (proxy != null) {
+            proxy.close();
+        }
+        if (topology != null) {
+            topology.close();
+        }
+    }
+
+    @Test
+    void oltpReadWriteRunsWithoutErrors() throws Exception {
+        Cli.Result prepare = sysbench("prepare", List.of());
+        assertThat(prepare.status()).as(prepare.stdout() + prepare.stderr()).isZero();
+
+        Cli.Result run = sysbench("run", List.of("--time=30", "--threads=4", "--report-interval=0"));
+        assertThat(run.status()).as(run.stdout() + run.stderr()).isZero();
+        Matcher errors = Pattern.compile("ignored errors:\\s+(\\d+)").matcher(run.stdout());
+        Matcher reconnects = Pattern.compile("reconnects:\\s+(\\d+)").matcher(run.stdout());
+        Matcher transactions = Pattern.compile("transactions:\\s+(\\d+)").matcher(run.stdout());
+        assertThat(errors.find() && reconnects.find() && transactions.find()).as(run.stdout()).isTrue();
+        System.out.println("SysbenchIT oltp_read_write through Shardgate: " + transactions.group(1)
+                + " transactions in 30 s, " + errors.group(1) + " errors, " + reconnects.group(1) + " reconnects");
+        assertThat(Long.parseLong(errors.group(1))).isZero();
+        assertThat(Long.parseLong(reconnects.group(1))).isZero();
+        assertThat(Long.parseLong(transactions.group(1))).isGreaterThan(100);
+
+        Cli.Result cleanup = sysbench("cleanup", List.of());
+        assertThat(cleanup.status()).as(cleanup.stdout() + cleanup.stderr()).isZero();
+        assertThat(topology.shard("s0").primary().queryString(
+                "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'sbtest'")).isEqualTo("0");
+    }
+
+    private Cli.Result sysbench(String command, List<String> extra) throws Exception {
+        List<String> args = new ArrayList<>(List.of("sysbench", "oltp_read_write", "--db-driver=mysql",
+                "--mysql-host=127.0.0.1", "--mysql-port=" + proxy.port(), "--mysql-user=" + ProxyFixture.USER,
+                "--mysql-password=" + ProxyFixture.PASSWORD, "--mysql-db=sbtest", "--tables=2", "--table-size=10000"));
+        args.addAll(extra);
+        args.add(command);
+        return Cli.run(args, null, 180);
+    }
+}

@@ -1,0 +1,50 @@
+package io.shardgate.proxy.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What one sysbench run printed: transactions per second, errors, and latency percentiles
+ * computed from its {@code --histogram=on} output (sysbench itself prints only one percentile).
+ */
+public record SysbenchResult(double tps, long errors, double p50Millis, double p95Millis) {
+    private static final Pattern TPS = Pattern.compile("transactions:\\s+\\d+\\s+\\(([0-9.]+) per sec\\.\\)");
+    private static final Pattern ERRORS = Pattern.compile("ignored errors:\\s+(\\d+)");
+    private static final Pattern BUCKET = Pattern.compile("(?m)^\\s*([0-9.]+)\\s*\\|[* ]*\\s(\\d+)\\s*$");
+
+    public static SysbenchResult parse(String output) {
+        Matcher tps = TPS.matcher(output);
+        Matcher errors = ERRORS.matcher(output);
+        if (!tps.find() || !errors.find()) {
+            throw new IllegalArgumentException("not sysbench run output:\n" + output);
+        }
+        List<double[]> buckets = new ArrayList<>();
+        Matcher bucket = BUCKET.matcher(output);
+        long total = 0;
+        while (bucket.find()) {
+            long count = Long.parseLong(bucket.group(2));
+            buckets.add(new double[] {Double.parseDouble(bucket.group(1)), count});
+            total += count;
+        }
+        if (total == 0) {
+            throw new IllegalArgumentException("sysbench printed no latency histogram (run it with --histogram=on)");
+        }
+        return new SysbenchResult(Double.parseDouble(tps.group(1)), Long.parseLong(errors.group(1)),
+                percentile(buckets, total, 0.50), percentile(buckets, total, 0.95));
+    }
+
+    /** The smallest bucket value at or below which {@code fraction} of the samples fall. */
+    static double percentile(List<double[]> buckets, long total, double fraction) {
+        long wanted = (long) Math.ceil(total * fraction);
+        long seen = 0;
+        for (double[] b : buckets) {
+            seen += (long) b[1];
+            if (seen >= wanted) {
+                return b[0];
+            }
+        }
+        return buckets.get(buckets.size() - 1)[0];
+    }
+}

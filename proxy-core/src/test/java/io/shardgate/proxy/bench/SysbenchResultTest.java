@@ -1,0 +1,41 @@
+package io.shardgate.proxy.bench;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SysbenchResultTest {
+    private static final String OUTPUT = """
+            Latency histogram (values are in milliseconds)
+                   value  ------------- distribution ------------- count
+                   0.100 |**********                               10
+                   0.200 |****************************************  40
+                   0.300 |**************************************** 45
+                   1.500 |*****                                    5
+
+            SQL statistics:
+                queries performed:
+                    read:                            1000
+                transactions:                        100    (50.25 per sec.)
+                queries:                             1000   (502.50 per sec.)
+                ignored errors:                      0      (0.00 per sec.)
+                reconnects:                          0      (0.00 per sec.)
+            """;
+
+    @Test
+    void readsThroughputErrorsAndPercentilesFromTheHistogram() {
+        SysbenchResult result = SysbenchResult.parse(OUTPUT);
+        assertThat(result.tps()).isEqualTo(50.25);
+        assertThat(result.errors()).isZero();
+        assertThat(result.p50Millis()).isEqualTo(0.200);
+        assertThat(result.p95Millis()).isEqualTo(0.300);
+    }
+
+    @Test
+    void refusesOutputWithoutAHistogram() {
+        assertThatThrownBy(() -> SysbenchResult.parse(OUTPUT.replaceAll("(?m)^\\s+[0-9.]+ \\|.*$", "")))
+                .hasMessageContaining("no latency histogram");
+        assertThatThrownBy(() -> SysbenchResult.parse("nonsense")).hasMessageContaining("not sysbench run output");
+    }
+}
