@@ -246,6 +246,24 @@ class BadInputIT {
                 .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1045));
     }
 
+    @Test
+    void changeUserSwitchesUserAndSchemaAndRefusesUnknownUsers() throws Exception {
+        try (RawClient client = new RawClient(proxy.port(), 5000)) {
+            assertThat(client.login("app", "app").isErr()).isFalse();
+            client.queryFirst("SET @leftover = 1");
+            RawClient.Reply changed = client.changeUser("app", "app", "fuzz");
+            assertThat(changed.isErr()).as("change user is accepted").isFalse();
+            assertThat(changed.payload()[0]).isEqualTo((byte) 0);
+            assertThat(client.queryFirst("SELECT DATABASE()")).isEqualTo("fuzz");
+            // A changed user starts a fresh session: nothing of the old one leaks through.
+            assertThat(client.queryFirst("SELECT @leftover")).isEqualTo("NULL");
+            RawClient.Reply refused = client.changeUser("mallory", "x", "");
+            assertThat(refused.isErr()).isTrue();
+            assertThat(refused.errno()).isEqualTo(1045);
+            assertThat(client.read().kind()).isEqualTo(RawClient.Reply.Kind.CLOSED);
+        }
+    }
+
     /** Client slots and backend connections all come back once the clients are gone. */
     private void awaitNoLeaks() throws Exception {
         HttpClient http = HttpClient.newHttpClient();

@@ -86,6 +86,61 @@ final class RawClient implements AutoCloseable {
         return read();
     }
 
+    /** COM_CHANGE_USER with a native scramble over the handshake's nonce. */
+    Reply changeUser(String user, String password, String schema) throws Exception {
+        byte[] userBytes = user.getBytes(StandardCharsets.UTF_8);
+        byte[] auth = scramble(password.getBytes(StandardCharsets.UTF_8), scramble);
+        byte[] schemaBytes = schema.getBytes(StandardCharsets.UTF_8);
+        byte[] plugin = "mysql_native_password".getBytes(StandardCharsets.US_ASCII);
+        byte[] payload = new byte[1 + userBytes.length + 1 + 1 + auth.length + schemaBytes.length + 1 + 2
+                + plugin.length + 1];
+        int i = 0;
+        payload[i++] = 0x11;
+        System.arraycopy(userBytes, 0, payload, i, userBytes.length);
+        i += userBytes.length + 1;
+        payload[i++] = (byte) auth.length;
+        System.arraycopy(auth, 0, payload, i, auth.length);
+        i += auth.length;
+        System.arraycopy(schemaBytes, 0, payload, i, schemaBytes.length);
+        i += schemaBytes.length + 1;
+        payload[i++] = 45;
+        payload[i++] = 0;
+        System.arraycopy(plugin, 0, payload, i, plugin.length);
+        write(0, payload);
+        return read();
+    }
+
+    /** Runs a query and returns the first column of the first row (text protocol, DEPRECATE_EOF). */
+    String queryFirst(String sql) throws IOException {
+        byte[] text = sql.getBytes(StandardCharsets.UTF_8);
+        byte[] payload = new byte[1 + text.length];
+        payload[0] = 0x03;
+        System.arraycopy(text, 0, payload, 1, text.length);
+        write(0, payload);
+        Reply columns = read();
+        if (columns.kind() != Reply.Kind.PACKET || columns.isErr()) {
+            throw new IOException("query failed: " + columns);
+        }
+        int count = columns.payload()[0] & 0xFF;
+        if (count == 0) {
+            return null; // an OK: the statement has no result set
+        }
+        for (int c = 0; c < count; c++) {
+            read();
+        }
+        String first = null;
+        while (true) {
+            Reply row = read();
+            byte[] p = row.payload();
+            if ((p[0] & 0xFF) == 0xFE && p.length < 9) {
+                return first;
+            }
+            if (first == null) {
+                first = (p[0] & 0xFF) == 0xFB ? "NULL" : new String(p, 1, p[0] & 0xFF, StandardCharsets.UTF_8);
+            }
+        }
+    }
+
     void write(int sequenceId, byte[] payload) throws IOException {
         byte[] header = {(byte) payload.length, (byte) (payload.length >> 8), (byte) (payload.length >> 16),
                 (byte) sequenceId};

@@ -139,17 +139,9 @@ public final class BackendPool {
     }
 
     private boolean tryServe(Waiter waiter) {
-        for (Iterator<BackendConnection> it = idle.iterator(); it.hasNext(); ) {
-            BackendConnection candidate = it.next();
-            if (candidate.shaping() == waiter.shaping && idle.remove(candidate)) {
-                if (!candidate.isOpen()) {
-                    open.decrementAndGet();
-                    continue;
-                }
-                inUse.incrementAndGet();
-                hand(candidate, waiter);
-                return true;
-            }
+        // First a connection on the caller's event loop (no thread hop per packet), then any.
+        if (takeIdle(waiter, true) || takeIdle(waiter, false)) {
+            return true;
         }
         if (reserveSlot()) {
             openFor(waiter);
@@ -160,6 +152,26 @@ public final class BackendPool {
             victim.close();
             openFor(waiter);
             return true;
+        }
+        return false;
+    }
+
+    private boolean takeIdle(Waiter waiter, boolean sameLoopOnly) {
+        for (Iterator<BackendConnection> it = idle.iterator(); it.hasNext(); ) {
+            BackendConnection candidate = it.next();
+            if (candidate.shaping() != waiter.shaping
+                    || (sameLoopOnly && candidate.channel().eventLoop() != waiter.loop)) {
+                continue;
+            }
+            if (idle.remove(candidate)) {
+                if (!candidate.isOpen()) {
+                    open.decrementAndGet();
+                    continue;
+                }
+                inUse.incrementAndGet();
+                hand(candidate, waiter);
+                return true;
+            }
         }
         return false;
     }

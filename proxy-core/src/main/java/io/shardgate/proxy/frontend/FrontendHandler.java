@@ -17,6 +17,7 @@ import io.shardgate.proxy.error.ErrorTranslator;
 import io.shardgate.proxy.error.ShardgateException;
 import io.shardgate.proxy.protocol.AuthSwitchRequest;
 import io.shardgate.proxy.protocol.Capabilities;
+import io.shardgate.proxy.protocol.ChangeUserRequest;
 import io.shardgate.proxy.protocol.Command;
 import io.shardgate.proxy.protocol.ErrPacket;
 import io.shardgate.proxy.protocol.HandshakeResponse41;
@@ -59,6 +60,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private UserConfig user;
     private boolean passwordGiven;
     private long announced;
+    private boolean changingUser;
     private ClientSession session;
     private ScheduledFuture<?> handshakeTimeout;
     private boolean busy;
@@ -247,9 +249,12 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         busy = false;
         ctx.writeAndFlush(new MySqlPacket(sequence, OkPacket.of(0, 0, ServerStatus.AUTOCOMMIT, 0)
                 .encode(ctx.alloc(), session.capabilities())));
-        // The OK above went out uncompressed; compression starts with the client's first command.
-        Compression.negotiate(announced, response.capabilities(), response.zstdLevel())
-                .ifPresent(algorithm -> Compression.install(ctx.pipeline(), "decoder", algorithm));
+        if (!changingUser) {
+            // The OK above went out uncompressed; compression starts with the client's first command.
+            Compression.negotiate(announced, response.capabilities(), response.zstdLevel())
+                    .ifPresent(algorithm -> Compression.install(ctx.pipeline(), "decoder", algorithm));
+        }
+        changingUser = false;
         ctx.channel().config().setAutoRead(true);
         context.metrics().authenticated();
         drainQueue();
@@ -292,6 +297,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                 MySqlPacket rewritten = QueryRewriter.rewrite(packet, sql);
                 forward(rewritten, command, SchemaChange.ofQuery(sql));
             }
+            case CHANGE_USER -> changeUser(packet);
             case INIT_DB -> {
                 String schema = packet.payload().toString(packet.payload().readerIndex() + 1,
                         packet.payload().readableBytes() - 1, StandardCharsets.UTF_8);
@@ -303,6 +309,40 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                 packet.release();
                 writeError(1, ErrorCode.UNKNOWN_COMMAND.packet());
             }
+        }
+    }
+
+    /**
+     * COM_CHANGE_USER: the old session ends (its backend connection goes back to the pool, where
+     * it is reset) and the client authenticates again, through an auth switch when the new user's
+     * plugin differs from the one the client used. A failed change closes the connection, as
+     * MariaDB does.
+     */
+    private void changeUser(MySqlPacket packet) {
+        ChangeUserRequest request;
+        int sequence = packet.sequenceId() + 1;
+        try {
+            request = ChangeUserRequest.decode(packet.payload(), session.capabilities());
+        } finally {
+            packet.release();
+        }
+        context.registry().unregister(session);
+        router.releaseBackend(session);
+        changingUser = true;
+        busy = true;
+        response = new HandshakeResponse41(session.capabilities(), response.maxPacketSize(),
+                request.charset() == 0 ? response.charset() : request.charset(), request.user(), request.authResponse(),
+                request.schema(), request.authPlugin(), request.attributes(), response.zstdLevel());
+        session = null;
+        user = context.users().get(request.user());
+        String plugin = request.authPlugin().isEmpty() ? NativePassword.PLUGIN_NAME : request.authPlugin();
+        String wanted = user == null ? NativePassword.PLUGIN_NAME : user.authPlugin();
+        if (plugin.equals(wanted)) {
+            state = State.AUTH_SWITCH;
+            authenticate(sequence, request.authResponse());
+        } else {
+            state = State.AUTH_SWITCH;
+            ctx.writeAndFlush(new MySqlPacket(sequence, new AuthSwitchRequest(wanted, nonce).encode(ctx.alloc())));
         }
     }
 
@@ -321,7 +361,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private void forward(MySqlPacket packet, Command command, SchemaChange schemaChange) {
         busy = true;
         responseStarted = false;
-        router.backendFor(session, ctx.channel().eventLoop()).whenComplete((backend, error) -> ctx.executor().execute(() -> {
+        router.backendFor(session, ctx.channel().eventLoop()).whenComplete((backend, error) -> onLoop(() -> {
             if (error != null) {
                 packet.release();
                 writeError(1, context.errors().translate(error).packet());
@@ -365,7 +405,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
         @Override
         public void complete(int status, boolean error) {
-            ctx.executor().execute(() -> {
+            onLoop(() -> {
                 if (!error) {
                     schemaChange.apply(session, backend);
                 }
@@ -393,6 +433,15 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                 writeError(1, context.errors().translate(cause).packet());
                 commandDone();
             });
+        }
+    }
+
+    /** Runs on this connection's event loop: inline when already there (the common case), else as a task. */
+    private void onLoop(Runnable action) {
+        if (ctx.executor().inEventLoop()) {
+            action.run();
+        } else {
+            ctx.executor().execute(action);
         }
     }
 
