@@ -1,8 +1,5 @@
 package io.shardgate.it;
 
-import io.shardgate.replication.topology.Topology;
-import io.shardgate.replication.topology.TopologySpec;
-import io.shardgate.storage.Engine;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,7 +34,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class BadInputIT {
     private static final int CASES = 10_000;
     private static final int MAX_PACKET = 1024 * 1024;
-    private Topology topology;
     private ProxyFixture proxy;
 
     /** What a fuzz case did to the connection. */
@@ -45,19 +41,14 @@ class BadInputIT {
 
     @BeforeAll
     void start() {
-        topology = Topology.start(TopologySpec.builder().shard("s0", Engine.INNODB, 0).build());
-        topology.shard("s0").primary().execute("CREATE DATABASE fuzz");
-        proxy = ProxyFixture.start(topology, "limits: { max_allowed_packet: " + MAX_PACKET
-                + ", max_client_connections: 64, handshake_timeout_ms: 2000 }\n");
+        proxy = ProxyFixture.withOwnShard(Map.of(), "limits: { max_allowed_packet: " + MAX_PACKET
+                + ", max_client_connections: 64, handshake_timeout_ms: 2000 }\n", "CREATE DATABASE fuzz");
     }
 
     @AfterAll
     void stop() {
         if (proxy != null) {
             proxy.close();
-        }
-        if (topology != null) {
-            topology.close();
         }
     }
 

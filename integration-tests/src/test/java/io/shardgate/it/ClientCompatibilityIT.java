@@ -1,8 +1,5 @@
 package io.shardgate.it;
 
-import io.shardgate.replication.topology.Topology;
-import io.shardgate.replication.topology.TopologySpec;
-import io.shardgate.storage.Engine;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,6 +24,7 @@ import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.LocalDateTime;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -37,26 +35,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Real clients through Shardgate in front of one real MariaDB primary. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ClientCompatibilityIT {
-    private Topology topology;
     private ProxyFixture proxy;
 
     @BeforeAll
     void start() {
-        topology = Topology.start(TopologySpec.builder()
-                .shard("s0", Engine.INNODB, 0)
-                .serverOption("max_allowed_packet", "256M")
-                .build());
-        topology.shard("s0").primary().execute("CREATE DATABASE compat");
-        proxy = ProxyFixture.start(topology, "limits: { max_allowed_packet: 134217728 }\n");
+        proxy = ProxyFixture.withOwnShard(Map.of("max_allowed_packet", "256M"),
+                "limits: { max_allowed_packet: 134217728 }\n", "CREATE DATABASE compat");
     }
 
     @AfterAll
     void stop() {
         if (proxy != null) {
             proxy.close();
-        }
-        if (topology != null) {
-            topology.close();
         }
     }
 

@@ -4,10 +4,13 @@ import io.shardgate.proxy.ShardgateProxy;
 import io.shardgate.proxy.config.ConfigLoader;
 import io.shardgate.replication.topology.Shard;
 import io.shardgate.replication.topology.Topology;
+import io.shardgate.replication.topology.TopologySpec;
+import io.shardgate.storage.Engine;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.Map;
 
 /**
  * A Shardgate proxy running in this JVM in front of a topology, on free ports. Client user
@@ -19,12 +22,42 @@ final class ProxyFixture implements AutoCloseable {
     static final String ADMIN_TOKEN = "test-admin-token";
 
     private final ShardgateProxy proxy;
+    private final Topology ownTopology;
 
-    private ProxyFixture(ShardgateProxy proxy) {
+    private ProxyFixture(ShardgateProxy proxy, Topology ownTopology) {
         this.proxy = proxy;
+        this.ownTopology = ownTopology;
+    }
+
+    /**
+     * A proxy in front of a topology of its own: one InnoDB primary with {@code serverOptions},
+     * prepared with {@code setupSql} (run on the primary directly, on one connection); closing the
+     * fixture stops both.
+     */
+    static ProxyFixture withOwnShard(Map<String, String> serverOptions, String extraYaml, String... setupSql) {
+        TopologySpec.Builder spec = TopologySpec.builder().shard("s0", Engine.INNODB, 0);
+        serverOptions.forEach(spec::serverOption);
+        Topology topology = Topology.start(spec.build());
+        try {
+            if (setupSql.length > 0) {
+                topology.shard("s0").primary().execute(setupSql);
+            }
+            return new ProxyFixture(startProxy(topology, extraYaml), topology);
+        } catch (RuntimeException e) {
+            topology.close();
+            throw e;
+        }
+    }
+
+    Topology topology() {
+        return ownTopology;
     }
 
     static ProxyFixture start(Topology topology, String extraYaml) {
+        return new ProxyFixture(startProxy(topology, extraYaml), null);
+    }
+
+    private static ShardgateProxy startProxy(Topology topology, String extraYaml) {
         StringBuilder yaml = new StringBuilder()
                 .append("listen: { host: 127.0.0.1, port: 0 }\n")
                 .append("admin: { host: 127.0.0.1, port: 0, token: ").append(ADMIN_TOKEN).append(" }\n")
@@ -41,7 +74,7 @@ final class ProxyFixture implements AutoCloseable {
         }
         yaml.append(extraYaml);
         try {
-            return new ProxyFixture(ShardgateProxy.start(new ConfigLoader().parse(yaml.toString())));
+            return ShardgateProxy.start(new ConfigLoader().parse(yaml.toString()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
@@ -75,5 +108,8 @@ final class ProxyFixture implements AutoCloseable {
     @Override
     public void close() {
         proxy.close();
+        if (ownTopology != null) {
+            ownTopology.close();
+        }
     }
 }

@@ -1,8 +1,5 @@
 package io.shardgate.it;
 
-import io.shardgate.replication.topology.Topology;
-import io.shardgate.replication.topology.TopologySpec;
-import io.shardgate.storage.Engine;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -10,6 +7,7 @@ import org.junit.jupiter.api.TestInstance;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -18,23 +16,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** sysbench (libmariadb, server-side prepared statements) through Shardgate. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SysbenchIT {
-    private Topology topology;
     private ProxyFixture proxy;
 
     @BeforeAll
     void start() {
-        topology = Topology.start(TopologySpec.builder().shard("s0", Engine.INNODB, 0).build());
-        topology.shard("s0").primary().execute("CREATE DATABASE sbtest");
-        proxy = ProxyFixture.start(topology, "");
+        proxy = ProxyFixture.withOwnShard(Map.of(), "", "CREATE DATABASE sbtest");
     }
 
     @AfterAll
     void stop() {
         if (proxy != null) {
             proxy.close();
-        }
-        if (topology != null) {
-            topology.close();
         }
     }
 
@@ -57,7 +49,7 @@ class SysbenchIT {
 
         Cli.Result cleanup = sysbench("cleanup", List.of());
         assertThat(cleanup.status()).as(cleanup.stdout() + cleanup.stderr()).isZero();
-        assertThat(topology.shard("s0").primary().queryString(
+        assertThat(proxy.topology().shard("s0").primary().queryString(
                 "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'sbtest'")).isEqualTo("0");
     }
 

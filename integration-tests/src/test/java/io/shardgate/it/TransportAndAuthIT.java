@@ -1,8 +1,5 @@
 package io.shardgate.it;
 
-import io.shardgate.replication.topology.Topology;
-import io.shardgate.replication.topology.TopologySpec;
-import io.shardgate.storage.Engine;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -19,6 +16,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -26,32 +24,26 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** TLS, protocol compression (zlib and zstd) and both authentication plugins, with real clients. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TransportAndAuthIT {
-    private Topology topology;
     private ProxyFixture proxy;
 
     @BeforeAll
     void start() throws Exception {
-        topology = Topology.start(TopologySpec.builder().shard("s0", Engine.INNODB, 0).build());
-        topology.shard("s0").primary().execute("CREATE DATABASE tr",
-                "CREATE TABLE tr.t (id INT PRIMARY KEY, v VARCHAR(100))",
-                "USE tr", "INSERT INTO tr.t SELECT seq, REPEAT(CHAR(65 + seq % 26), 80) FROM seq_1_to_5000");
         String fullOnlyHash = "*" + HexFormat.of().withUpperCase().formatHex(sha1(sha1("full-secret")));
-        proxy = ProxyFixture.start(topology, """
+        proxy = ProxyFixture.withOwnShard(Map.of(), """
                 users:
                   - { name: app, password: app }
                   - { name: fast, password: fast-secret, auth_plugin: caching_sha2_password }
                   - { name: full, password_hash: "%s", auth_plugin: caching_sha2_password }
                   - { name: secure, password: secure-secret, require_tls: true }
-                """.formatted(fullOnlyHash));
+                """.formatted(fullOnlyHash),
+                "CREATE DATABASE tr", "CREATE TABLE tr.t (id INT PRIMARY KEY, v VARCHAR(100))",
+                "USE tr", "INSERT INTO tr.t SELECT seq, REPEAT(CHAR(65 + seq % 26), 80) FROM seq_1_to_5000");
     }
 
     @AfterAll
     void stop() {
         if (proxy != null) {
             proxy.close();
-        }
-        if (topology != null) {
-            topology.close();
         }
     }
 
