@@ -74,6 +74,11 @@ public final class BackendConnection {
         return channel.isActive();
     }
 
+    /** True when the packet just relayed was the server asking for a local file (on this connection's loop). */
+    public boolean localInfileRequested() {
+        return tracker.wantsLocalInfile();
+    }
+
     public boolean isBusy() {
         return sink != null;
     }

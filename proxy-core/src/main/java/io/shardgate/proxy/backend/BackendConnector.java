@@ -50,7 +50,11 @@ public final class BackendConnector {
     private final byte[] password;
     private final Duration connectTimeout;
 
-    public BackendConnector(Transport transport, String user, String password, Duration connectTimeout) {
+    private final boolean localInfile;
+
+    public BackendConnector(Transport transport, String user, String password, Duration connectTimeout,
+                            boolean localInfile) {
+        this.localInfile = localInfile;
         this.transport = requireNonNull(transport, "transport is null");
         this.user = requireNonNull(user, "user is null");
         this.password = requireNonNull(password, "password is null").getBytes(StandardCharsets.UTF_8);
@@ -120,7 +124,8 @@ public final class BackendConnector {
                         return;
                     }
                     handshake = HandshakeV10.decode(packet.payload());
-                    capabilities = (BASE_CAPABILITIES | shaping) & (handshake.capabilities() | Capabilities.CLIENT_LONG_PASSWORD);
+                    long wanted = BASE_CAPABILITIES | shaping | (localInfile ? Capabilities.CLIENT_LOCAL_FILES : 0);
+                    capabilities = wanted & (handshake.capabilities() | Capabilities.CLIENT_LONG_PASSWORD);
                     if (!schema.isEmpty()) {
                         capabilities |= Capabilities.CLIENT_CONNECT_WITH_DB;
                     }

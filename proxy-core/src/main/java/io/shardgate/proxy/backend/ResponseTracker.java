@@ -61,13 +61,17 @@ public final class ResponseTracker {
         return error;
     }
 
-    /** True when the server asked for a local file (LOAD DATA LOCAL): the client's data must follow. */
+    /**
+     * True when the packet just accepted was the server's request for a local file (LOAD DATA
+     * LOCAL): the client's file must follow.
+     */
     public boolean wantsLocalInfile() {
         return localInfile;
     }
 
     /** Feeds the next packet's payload (not consumed); returns true when the response is complete. */
     public boolean accept(ByteBuf payload) {
+        localInfile = false;
         int length = payload.readableBytes();
         int header = length == 0 ? -1 : payload.getUnsignedByte(payload.readerIndex());
         switch (state) {

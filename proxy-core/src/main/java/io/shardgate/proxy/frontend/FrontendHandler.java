@@ -61,6 +61,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private boolean passwordGiven;
     private long announced;
     private boolean changingUser;
+    private BackendConnection localInfileTarget;
     private ClientSession session;
     private ScheduledFuture<?> handshakeTimeout;
     private boolean busy;
@@ -113,7 +114,14 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                 case SHA2_RSA -> sha2Plain(packet.sequenceId() + 1,
                         context.rsa().decryptPassword(bytes(packet), nonce));
                 case COMMAND -> {
-                    if (busy) {
+                    if (localInfileTarget != null) {
+                        // LOAD DATA LOCAL: the file's packets (and the empty one that ends it) go straight on.
+                        BackendConnection target = localInfileTarget;
+                        if (packet.payload().readableBytes() == 0) {
+                            localInfileTarget = null;
+                        }
+                        target.continueCommand(packet.retain());
+                    } else if (busy) {
                         queued.add(packet.retain());
                     } else {
                         command(packet.retain());
@@ -390,6 +398,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
         @Override
         public void packet(MySqlPacket packet) {
+            if (backend.localInfileRequested()) {
+                // The server asks for a local file (possible only when allow_local_infile is on).
+                localInfileTarget = backend;
+            }
             responseStarted = true;
             context.metrics().bytesOut(packet.payload().readableBytes() + 4L);
             ctx.write(packet, ctx.voidPromise());

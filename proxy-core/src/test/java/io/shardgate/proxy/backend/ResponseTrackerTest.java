@@ -533,13 +533,14 @@ class ResponseTrackerTest {
         assertThat(tracker.wantsLocalInfile()).isTrue();
         // The client's file and empty packet go to the server; then the server answers.
         assertThat(tracker.accept(Unpooled.wrappedBuffer(ok(AUTOCOMMIT)))).isTrue();
+        assertThat(tracker.wantsLocalInfile()).as("only the request packet itself asks for the file").isFalse();
         assertThat(tracker.endedWithError()).isFalse();
     }
 
     @Test
     void localInfileRequestThenErr() {
         ResponseTracker tracker = follow(false, Command.QUERY, list(new Bytes().u8(0xFB).raw("x.csv").get(), err()));
-        assertThat(tracker.wantsLocalInfile()).isTrue();
+        assertThat(tracker.wantsLocalInfile()).isFalse();
         assertThat(tracker.endedWithError()).isTrue();
     }
 
@@ -569,6 +570,7 @@ class ResponseTrackerTest {
         assertThat(tracker.endedWithError()).isTrue();
         tracker.start(Command.PING);
         assertThat(tracker.accept(Unpooled.wrappedBuffer(ok(AUTOCOMMIT)))).isTrue();
+        assertThat(tracker.wantsLocalInfile()).as("only the request packet itself asks for the file").isFalse();
         assertThat(tracker.endedWithError()).isFalse();
     }
 
