@@ -36,8 +36,6 @@ public enum ErrorCode {
             "KILL named a connection id that is not a Shardgate client connection."),
     NOT_THREAD_OWNER(1095, "HY000", "You are not owner of thread %d",
             "KILL named a connection of another user."),
-    LOCAL_INFILE_DISABLED(1148, "42000", "LOAD DATA LOCAL INFILE is disabled in Shardgate (set allow_local_infile: true)",
-            "The client asked to send a local file, which the proxy does not allow unless configured."),
     UNSUPPORTED(1235, "42000", "Shardgate does not support %s",
             "A statement or command form that Shardgate refuses rather than risk a wrong result."),
     INTERNAL(1105, "HY000", "Internal error in Shardgate: %s",
