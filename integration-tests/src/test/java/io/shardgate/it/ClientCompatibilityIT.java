@@ -142,6 +142,10 @@ class ClientCompatibilityIT {
         try (Connection victim = proxy.mariadb("", ""); Connection killer = proxy.mariadb("", "")) {
             // The id from the handshake is Shardgate's own, not the backend's: KILL must map it.
             long proxyId = victim.unwrap(org.mariadb.jdbc.Connection.class).getThreadId();
+            try (ResultSet rows = victim.createStatement().executeQuery("SELECT CONNECTION_ID()")) {
+                rows.next();
+                assertThat(rows.getLong(1)).as("CONNECTION_ID() answers the id KILL takes").isEqualTo(proxyId);
+            }
             long start = System.nanoTime();
             CompletableFuture<String> sleeping = CompletableFuture.supplyAsync(() -> {
                 try (ResultSet rows = victim.createStatement().executeQuery("SELECT SLEEP(30)")) {

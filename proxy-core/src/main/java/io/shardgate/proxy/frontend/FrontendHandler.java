@@ -302,7 +302,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                     runLocal(router.kill(session, kill.get().connectionId(), kill.get().queryOnly()));
                     return;
                 }
-                MySqlPacket rewritten = QueryRewriter.rewrite(packet, sql);
+                MySqlPacket rewritten = QueryRewriter.rewrite(packet, sql, connectionId);
                 forward(rewritten, command, SchemaChange.ofQuery(sql));
             }
             case CHANGE_USER -> changeUser(packet);

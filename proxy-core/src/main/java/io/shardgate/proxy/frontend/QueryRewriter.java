@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
 
 /**
- * Compatibility rewrites for MariaDB backends. MySQL Connector/J 8+ reads
+ * Rewrites that keep the proxy transparent. {@code CONNECTION_ID()} answers Shardgate's own
+ * connection id, the one the handshake announced and KILL takes; the backend's id would name
+ * another client's session, or nothing. And MySQL Connector/J 8+ reads
  * {@code @@transaction_isolation} and {@code @@transaction_read_only}, which MariaDB 10.11 does
  * not know (ERR 1193); MariaDB's names are {@code tx_isolation} and {@code tx_read_only}. Only
  * the {@code @@} system-variable form is rewritten, so column aliases and strings stay as they are.
@@ -18,15 +20,21 @@ final class QueryRewriter {
     private static final Pattern VARIABLE = Pattern.compile(
             "@@((?:session\\.|global\\.|local\\.)?)transaction_(isolation|read_only)\\b", Pattern.CASE_INSENSITIVE);
 
+    private static final Pattern CONNECTION_ID = Pattern.compile("\\bCONNECTION_ID\\s*\\(\\s*\\)",
+            Pattern.CASE_INSENSITIVE);
+
     private QueryRewriter() {
     }
 
     /** Returns {@code packet} itself when nothing changes, else a new packet (and releases the old one). */
-    static MySqlPacket rewrite(MySqlPacket packet, String sql) {
-        if (sql.indexOf("@@") < 0 || !containsIgnoreCase(sql, "transaction_")) {
-            return packet;
+    static MySqlPacket rewrite(MySqlPacket packet, String sql, long connectionId) {
+        String rewritten = sql;
+        if (sql.indexOf("@@") >= 0 && containsIgnoreCase(sql, "transaction_")) {
+            rewritten = VARIABLE.matcher(rewritten).replaceAll("@@$1tx_$2");
         }
-        String rewritten = VARIABLE.matcher(sql).replaceAll("@@$1tx_$2");
+        if (containsIgnoreCase(sql, "connection_id")) {
+            rewritten = CONNECTION_ID.matcher(rewritten).replaceAll(Long.toString(connectionId));
+        }
         if (rewritten.equals(sql)) {
             return packet;
         }
@@ -37,7 +45,16 @@ final class QueryRewriter {
         return new MySqlPacket(sequence, payload);
     }
 
-    private static boolean containsIgnoreCase(String text, String lowerNeedle) {
-        return text.toLowerCase(java.util.Locale.ROOT).contains(lowerNeedle);
+    /** Allocation-free, ASCII case-insensitive search: this runs on every query. */
+    static boolean containsIgnoreCase(String text, String needle) {
+        int last = text.length() - needle.length();
+        char first = needle.charAt(0);
+        for (int i = 0; i <= last; i++) {
+            char c = text.charAt(i);
+            if ((c == first || Character.toLowerCase(c) == first) && text.regionMatches(true, i, needle, 0, needle.length())) {
+                return true;
+            }
+        }
+        return false;
     }
 }
