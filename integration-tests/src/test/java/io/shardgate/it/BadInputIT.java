@@ -238,6 +238,28 @@ class BadInputIT {
     }
 
     @Test
+    void pingInsideATransactionReportsTheTransaction() throws Exception {
+        try (RawClient client = new RawClient(proxy.port(), 5000)) {
+            assertThat(client.login("app", "app").isErr()).isFalse();
+            client.queryFirst("BEGIN");
+            client.write(0, new byte[] {0x0E});
+            RawClient.Reply inside = client.read();
+            assertThat(inside.payload()[0]).isEqualTo((byte) 0);
+            assertThat(okStatus(inside) & 1).as("SERVER_STATUS_IN_TRANS").isEqualTo(1);
+            client.queryFirst("COMMIT");
+            client.write(0, new byte[] {0x0E});
+            RawClient.Reply after = client.read();
+            assertThat(okStatus(after) & 1).isZero();
+            assertThat(okStatus(after) & 2).as("SERVER_STATUS_AUTOCOMMIT").isEqualTo(2);
+        }
+    }
+
+    /** Status flags of an OK packet whose affected-rows and insert-id are single bytes. */
+    private static int okStatus(RawClient.Reply ok) {
+        return (ok.payload()[3] & 0xFF) | (ok.payload()[4] & 0xFF) << 8;
+    }
+
+    @Test
     void changeUserSwitchesUserAndSchemaAndRefusesUnknownUsers() throws Exception {
         try (RawClient client = new RawClient(proxy.port(), 5000)) {
             assertThat(client.login("app", "app").isErr()).isFalse();

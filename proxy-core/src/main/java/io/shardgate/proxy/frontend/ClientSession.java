@@ -14,6 +14,7 @@ final class ClientSession {
     private final String host;
     private final long capabilities;
     private String schema;
+    private int status = io.shardgate.proxy.protocol.ServerStatus.AUTOCOMMIT;
     private volatile BackendConnection backend;
 
     ClientSession(long connectionId, Channel channel, String user, String host, long capabilities, String schema) {
@@ -51,6 +52,18 @@ final class ClientSession {
 
     void schema(String schema) {
         this.schema = schema;
+    }
+
+    /** Transaction-related status flags from the backend's last complete response. */
+    int status() {
+        return status;
+    }
+
+    void status(int serverStatus) {
+        int kept = io.shardgate.proxy.protocol.ServerStatus.IN_TRANS | io.shardgate.proxy.protocol.ServerStatus.AUTOCOMMIT
+                | io.shardgate.proxy.protocol.ServerStatus.IN_TRANS_READONLY
+                | io.shardgate.proxy.protocol.ServerStatus.NO_BACKSLASH_ESCAPES;
+        this.status = serverStatus & kept;
     }
 
     BackendConnection backend() {

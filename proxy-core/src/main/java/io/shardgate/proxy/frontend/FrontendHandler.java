@@ -420,6 +420,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             onLoop(() -> {
                 if (!error) {
                     schemaChange.apply(session, backend);
+                    if (!command.hasNoResponse() && session != null) {
+                        session.status(status);
+                    }
                 }
                 if (command.hasNoResponse()) {
                     commandDone();
@@ -537,8 +540,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** An OK the proxy answers itself, carrying the session's transaction state as the backend last reported it. */
     private void writeOk(int sequence) {
-        ctx.writeAndFlush(new MySqlPacket(sequence, OkPacket.of(0, 0, ServerStatus.AUTOCOMMIT, 0)
+        ctx.writeAndFlush(new MySqlPacket(sequence, OkPacket.of(0, 0, session.status(), 0)
                 .encode(ctx.alloc(), session.capabilities())));
     }
 
