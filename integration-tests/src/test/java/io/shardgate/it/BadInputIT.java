@@ -238,6 +238,20 @@ class BadInputIT {
     }
 
     @Test
+    void silentClientIsDroppedAfterTheHandshakeTimeout() throws Exception {
+        try (RawClient client = new RawClient(proxy.port(), 10_000)) {
+            assertThat(client.readHandshake().kind()).isEqualTo(RawClient.Reply.Kind.PACKET);
+            long start = System.nanoTime();
+            RawClient.Reply reply = client.read();
+            long waited = (System.nanoTime() - start) / 1_000_000;
+            assertThat(reply.isErr()).isTrue();
+            assertThat(reply.errno()).isEqualTo(1043);
+            assertThat(waited).as("handshake_timeout_ms is 2000").isBetween(1500L, 6000L);
+            assertThat(client.read().kind()).isEqualTo(RawClient.Reply.Kind.CLOSED);
+        }
+    }
+
+    @Test
     void pingInsideATransactionReportsTheTransaction() throws Exception {
         try (RawClient client = new RawClient(proxy.port(), 5000)) {
             assertThat(client.login("app", "app").isErr()).isFalse();
