@@ -7,7 +7,6 @@ import static java.util.Objects.requireNonNull;
  * {@link SessionRoutingState} and the request's {@link Hints} to a {@link Target}. First match wins:
  *
  * <ol>
- *   <li>hint {@code shardgate primary} → PRIMARY;</li>
  *   <li>session settings (SET, USE, SET autocommit, SET TRANSACTION) → TRACKED, or SAME_AS_TRANSACTION
  *       inside a transaction (where {@code SET autocommit=1} also commits);</li>
  *   <li>anything inside an open transaction → SAME_AS_TRANSACTION: a read-write one lives on the primary
@@ -16,9 +15,14 @@ import static java.util.Objects.requireNonNull;
  *   <li>BEGIN → PRIMARY, or REPLICA when read-only (START TRANSACTION READ ONLY, or after SET TRANSACTION READ ONLY);
  *       COMMIT/ROLLBACK/SAVEPOINT with no transaction open → PRIMARY (harmless there); XA → PRIMARY;</li>
  *   <li>autocommit off: the statement opens a transaction → PRIMARY, or REPLICA if it will be read-only;</li>
- *   <li>READ → REPLICA, unless {@code max_lag_ms=0} (no replica can qualify) → PRIMARY;
- *       everything else (locking reads, reads needing the primary, writes, SHOW, OTHER, multi-statements) → PRIMARY.</li>
+ *   <li>READ → REPLICA; everything else (locking reads, reads needing the primary, writes, SHOW, OTHER,
+ *       multi-statements) → PRIMARY.</li>
  * </ol>
+ *
+ * Then the hints: {@code shardgate primary} turns REPLICA into PRIMARY, and takes a statement out of a
+ * read-only transaction to the primary; {@code max_lag_ms=0} turns REPLICA into PRIMARY, as no replica
+ * can qualify. Hints never move a session setting or a statement of a read-write transaction, which
+ * must run where they run.
  *
  * Worked examples: {@code SELECT c FROM sbtest1 WHERE id=1} in autocommit → REPLICA; the same after BEGIN →
  * SAME_AS_TRANSACTION; {@code SELECT ... FOR UPDATE} in autocommit → PRIMARY; {@code SET NAMES utf8mb4} → TRACKED.
@@ -33,12 +37,24 @@ public final class ReadWriteDecision {
         requireNonNull(statement, "statement is null");
         requireNonNull(session, "session is null");
         requireNonNull(hints, "hints is null");
-        StatementClass statementClass = statement.statementClass();
-        TransactionKind kind = statement.transactionKind();
-        if (hints.forcePrimary()) {
+        RoutingDecision decision = withoutHints(statement, session);
+        if (decision.target() == Target.REPLICA && hints.forcePrimary()) {
             return new RoutingDecision(Target.PRIMARY, "hint: shardgate primary");
         }
-        if (!statement.multiStatement() && isSessionSetting(statementClass, kind)) {
+        if (decision.target() == Target.SAME_AS_TRANSACTION && session.readOnlyTransaction() && hints.forcePrimary()
+                && !isSingleSessionSetting(statement)) {
+            return new RoutingDecision(Target.PRIMARY, "hint: shardgate primary, outside the read-only transaction");
+        }
+        if (decision.target() == Target.REPLICA && hints.maxLagMs().isPresent() && hints.maxLagMs().getAsLong() == 0) {
+            return new RoutingDecision(Target.PRIMARY, "hint: max_lag_ms=0 admits no replica");
+        }
+        return decision;
+    }
+
+    private static RoutingDecision withoutHints(Classification statement, SessionRoutingState session) {
+        StatementClass statementClass = statement.statementClass();
+        TransactionKind kind = statement.transactionKind();
+        if (isSingleSessionSetting(statement)) {
             return session.inTransaction()
                     ? new RoutingDecision(Target.SAME_AS_TRANSACTION, "session setting inside a transaction runs on its backend and is tracked")
                     : new RoutingDecision(Target.TRACKED, "session setting: tracked and replayed, not routed");
@@ -59,22 +75,22 @@ public final class ReadWriteDecision {
         }
         if (!session.autocommit()) {
             return session.readOnlyTransaction()
-                    ? replicaUnlessNoLagAllowed(hints, "autocommit off: opens a read-only transaction on one replica")
+                    ? new RoutingDecision(Target.REPLICA, "autocommit off: opens a read-only transaction on one replica")
                     : new RoutingDecision(Target.PRIMARY, "autocommit off: opens a transaction on the primary");
         }
         if (statementClass == StatementClass.READ) {
-            return replicaUnlessNoLagAllowed(hints, statement.multiStatement() ? "autocommit reads" : "autocommit read");
+            return new RoutingDecision(Target.REPLICA, statement.multiStatement() ? "autocommit reads" : "autocommit read");
         }
         return new RoutingDecision(Target.PRIMARY, primaryReason(statement));
     }
 
-    private static boolean isSessionSetting(StatementClass statementClass, TransactionKind kind) {
-        return statementClass == StatementClass.SESSION
-                || switch (kind) {
+    private static boolean isSingleSessionSetting(Classification statement) {
+        return !statement.multiStatement()
+                && (statement.statementClass() == StatementClass.SESSION || switch (statement.transactionKind()) {
                     case AUTOCOMMIT_ON, AUTOCOMMIT_OFF, SET_TRANSACTION_READ_ONLY, SET_TRANSACTION_READ_WRITE,
                             SET_SESSION_TRANSACTION_READ_ONLY, SET_SESSION_TRANSACTION_READ_WRITE, SET_TRANSACTION_ISOLATION -> true;
                     default -> false;
-                };
+                });
     }
 
     private static RoutingDecision transactionStatement(TransactionKind kind, SessionRoutingState session) {
@@ -86,13 +102,6 @@ public final class ReadWriteDecision {
             case XA -> new RoutingDecision(Target.PRIMARY, "XA transactions run on the primary");
             default -> new RoutingDecision(Target.PRIMARY, "no transaction open: harmless on the primary");
         };
-    }
-
-    private static RoutingDecision replicaUnlessNoLagAllowed(Hints hints, String reason) {
-        if (hints.maxLagMs().isPresent() && hints.maxLagMs().getAsLong() == 0) {
-            return new RoutingDecision(Target.PRIMARY, "hint: max_lag_ms=0 admits no replica");
-        }
-        return new RoutingDecision(Target.REPLICA, reason);
     }
 
     private static String primaryReason(Classification statement) {

@@ -121,7 +121,18 @@ class ReadWriteDecisionTest {
                 .isEqualTo(new RoutingDecision(Target.PRIMARY, "hint: shardgate primary"));
         assertThat(ReadWriteDecision.decide(read, AUTOCOMMIT, Hints.NONE).target()).isEqualTo(Target.REPLICA);
         assertThat(target("/*+ shardgate primary */ SELECT 1", AUTOCOMMIT)).isEqualTo(Target.PRIMARY);
-        assertThat(target("/*+ shardgate primary */ SELECT 1", IN_READ_ONLY_TRANSACTION)).isEqualTo(Target.PRIMARY);
+        assertThat(target("/*+ shardgate primary */ UPDATE t SET a = 1", AUTOCOMMIT)).isEqualTo(Target.PRIMARY);
+    }
+
+    @Test
+    void theHintLeavesAReadOnlyTransactionButNeverMovesWhatMustStayPut() {
+        assertThat(decide("/*+ shardgate primary */ SELECT 1", IN_READ_ONLY_TRANSACTION))
+                .isEqualTo(new RoutingDecision(Target.PRIMARY, "hint: shardgate primary, outside the read-only transaction"));
+        assertThat(target("/*+ shardgate primary */ SELECT 1", IN_TRANSACTION)).as("already on the primary, in its transaction")
+                .isEqualTo(Target.SAME_AS_TRANSACTION);
+        assertThat(target("/*+ shardgate primary */ SET NAMES utf8mb4", AUTOCOMMIT)).isEqualTo(Target.TRACKED);
+        assertThat(target("/*+ shardgate primary */ SET NAMES utf8mb4", IN_READ_ONLY_TRANSACTION)).isEqualTo(Target.SAME_AS_TRANSACTION);
+        assertThat(target("/*+ shardgate primary */ START TRANSACTION READ ONLY", AUTOCOMMIT)).isEqualTo(Target.PRIMARY);
     }
 
     @Test
