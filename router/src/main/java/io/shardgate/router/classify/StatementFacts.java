@@ -67,12 +67,10 @@ final class StatementFacts {
             int start = lexer.start();
             int end = lexer.end();
             if (leading && lexer.isOperator('(')) {
-                depth++;
-                continue;
+                continue; // parentheses around the whole statement do not count; their ')' clamps at 0
             }
             if (leading) {
                 leading = false;
-                depth = 0; // parentheses around the whole statement do not count
                 isWith = lexer.isWord("WITH");
             }
             if (kept < KEPT_TOKENS) {
