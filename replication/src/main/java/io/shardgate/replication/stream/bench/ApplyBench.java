@@ -59,16 +59,16 @@ public final class ApplyBench {
         try {
             for (int i = 0; i < args.size(); i++) {
                 switch (args.get(i)) {
-                    case "--transactions" -> transactions = Integer.parseInt(args.get(++i));
-                    case "--schemas" -> schemas = Integer.parseInt(args.get(++i));
-                    case "--threads" -> threads = Integer.parseInt(args.get(++i));
+                    case "--transactions" -> transactions = number(args, ++i);
+                    case "--schemas" -> schemas = number(args, ++i);
+                    case "--threads" -> threads = number(args, ++i);
                     default -> throw new IllegalArgumentException("unknown argument '" + args.get(i) + "'");
                 }
             }
             if (transactions < schemas || schemas < 1 || threads < 1) {
                 throw new IllegalArgumentException("--transactions, --schemas and --threads must be positive");
             }
-        } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+        } catch (IllegalArgumentException e) {
             err.println("shardgate bench apply: " + e.getMessage()
                     + " (expected: [--transactions N] [--schemas N] [--threads N])");
             return 2;
@@ -146,6 +146,18 @@ public final class ApplyBench {
             out.flush();
             failures.forEach(f -> err.println("mismatch: " + f));
             return failures.isEmpty() ? 0 : 1;
+        }
+    }
+
+    private static int number(List<String> args, int index) {
+        String option = args.get(index - 1);
+        if (index >= args.size()) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        try {
+            return Integer.parseInt(args.get(index));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " needs a number, not '" + args.get(index) + "'");
         }
     }
 
