@@ -2,6 +2,7 @@ package io.shardgate.proxy.bench;
 
 import io.shardgate.proxy.ShardgateProxy;
 import io.shardgate.proxy.config.ConfigLoader;
+import io.shardgate.replication.stream.bench.ApplyBench;
 import io.shardgate.replication.topology.Node;
 import io.shardgate.replication.topology.Topology;
 import io.shardgate.replication.topology.TopologySpec;
@@ -32,6 +33,9 @@ public final class BenchCommand {
     }
 
     public int run(List<String> args) throws IOException, InterruptedException {
+        if (!args.isEmpty() && args.get(0).equals("apply")) {
+            return new ApplyBench().run(args.subList(1, args.size()), out, err);
+        }
         int seconds = 20;
         for (int i = 0; i < args.size(); i++) {
             switch (args.get(i)) {

@@ -38,8 +38,15 @@ public record ServerEndpoint(String host, int port, String user, String password
 
     /** A control connection (MariaDB Connector/J); the caller closes it. */
     public Connection connect() throws SQLException {
+        return connect("");
+    }
+
+    /** A connection with extra Connector/J URL options ({@code name=value&...}); the caller closes it. */
+    public Connection connect(String urlOptions) throws SQLException {
+        requireNonNull(urlOptions, "urlOptions is null");
         return DriverManager.getConnection("jdbc:mariadb://" + host + ":" + port
-                + "/?connectTimeout=5000&socketTimeout=600000", user, password);
+                + "/?connectTimeout=5000&socketTimeout=600000" + (urlOptions.isEmpty() ? "" : "&" + urlOptions),
+                user, password);
     }
 
     @Override

@@ -339,4 +339,24 @@ class ChangeStreamIT {
 
         assertSameTable(source, target, "redo.t", "id");
     }
+
+    @Test
+    @Order(8)
+    void anUpdateOfARowMissingOnTheTargetStopsTheStreamNamingGtidTableAndKey() throws Exception {
+        source.execute("CREATE DATABASE gone", "CREATE TABLE gone.t (id INT PRIMARY KEY, v INT)",
+                "INSERT INTO gone.t VALUES (1, 0), (2, 0)");
+        catchUp();
+        target.execute("DELETE FROM gone.t WHERE id = 2");
+        source.execute("BEGIN", "UPDATE gone.t SET v = 1 WHERE id = 1", "UPDATE gone.t SET v = 1 WHERE id = 2", "COMMIT");
+        MariaDbGtidPosition end = MariaDbGtidPosition.parse(source.gtidBinlogPos());
+        Throwable failure = org.assertj.core.api.Assertions.catchThrowable(() -> stream().untilGtid(end).build().run());
+        assertThat(failure).isInstanceOf(StreamException.class)
+                .hasMessageContaining("transaction " + end.byDomain().get(0L)).hasMessageContaining("UPDATE into gone.t")
+                .hasMessageContaining("(id=2)").hasMessageContaining("row not found");
+        assertThat(target.queryString("SELECT v FROM gone.t WHERE id = 1")).as("rolled back with its transaction")
+                .isEqualTo("0");
+        target.execute("INSERT INTO gone.t VALUES (2, 0)");
+        catchUp();
+        assertSameTable(source, target, "gone.t", "id");
+    }
 }

@@ -17,6 +17,7 @@ import java.sql.SQLException;
 import java.sql.SQLTransientException;
 import java.sql.Statement;
 import java.sql.Types;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,9 +26,15 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * One JDBC connection to the target. Rows are applied by primary key with prepared statements
- * (cached per SQL text); an insert must insert one row, an update or delete must find one,
- * otherwise the batch stops with the GTID, table and key. The session runs with
+ * One JDBC connection to the target. Rows are applied by primary key; an insert must insert one
+ * row, an update or delete must find one, otherwise the batch stops with the GTID, table and key.
+ *
+ * <p>A batch travels as few multi-statement scripts (client-side prepared, so Connector/J
+ * escapes the values; up to {@value #MAX_SCRIPT_STATEMENTS} statements or about
+ * {@value #MAX_SCRIPT_BYTES} bytes each), the last one ending with the positions' upsert: one
+ * round trip per script plus the commit, instead of one per row. Each statement's update count is
+ * checked. When a script fails with an SQL error, the batch is rolled back and applied again one
+ * statement per row, so the error names its row. The session runs with
  * {@code time_zone='+00:00'} (TIMESTAMP values arrive in UTC) and {@code NO_AUTO_VALUE_ON_ZERO}
  * (a 0 in an AUTO_INCREMENT column is a value, as on the source).
  */
@@ -35,6 +42,11 @@ final class JdbcTargetSession implements TargetSession {
     /** Errors a second run of a DDL gives when the first run happened before a crash. */
     private static final Set<Integer> ALREADY_APPLIED_DDL = Set.of(1007, 1008, 1050, 1051, 1060, 1061, 1091, 1146, 1054);
     private static final Set<Integer> RETRYABLE = Set.of(1205, 1213, 2006, 2013);
+    static final int MAX_SCRIPT_STATEMENTS = 500;
+    static final int MAX_SCRIPT_BYTES = 1 << 20;
+    private static final String POSITION_UPSERT = "INSERT INTO " + JdbcApplyTarget.TABLE
+            + " (schema_name, domain_id, server_id, seq) VALUES ";
+    private static final String POSITION_UPDATE = " ON DUPLICATE KEY UPDATE server_id = VALUES(server_id), seq = VALUES(seq)";
 
     private final ServerEndpoint server;
     private final AtomicBoolean firstDdlDone;
@@ -45,7 +57,7 @@ final class JdbcTargetSession implements TargetSession {
     JdbcTargetSession(ServerEndpoint server, AtomicBoolean firstDdlDone) throws SQLException {
         this.server = server;
         this.firstDdlDone = firstDdlDone;
-        this.connection = server.connect();
+        this.connection = server.connect("allowMultiQueries=true&useServerPrepStmts=false");
         try (Statement statement = connection.createStatement()) {
             statement.execute("SET SESSION time_zone = '+00:00'");
             statement.execute("SET SESSION sql_mode = 'NO_AUTO_VALUE_ON_ZERO,STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION'");
@@ -59,6 +71,137 @@ final class JdbcTargetSession implements TargetSession {
             applyDdl(batch.get(0));
             return;
         }
+        try {
+            applyScripts(batch);
+            connection.commit();
+            return;
+        } catch (SQLException e) {
+            rollback();
+            if (isRetryable(e)) {
+                throw new ApplyException("transactions " + batch.get(0).gtid() + " to " + batch.get(batch.size() - 1).gtid()
+                        + " failed on target " + server.address() + ": " + e.getMessage(), true, e);
+            }
+            // Apply again one statement per row: the error then names its transaction and row.
+        } catch (RuntimeException e) {
+            rollback();
+            throw e;
+        }
+        applyRowByRow(batch);
+    }
+
+    /** The rows of {@code batch} as scripts, the positions at the end of the last one. */
+    private void applyScripts(List<Transaction> batch) throws SQLException {
+        List<RowChange> rows = new ArrayList<>();
+        List<Transaction> owners = new ArrayList<>();
+        for (Transaction transaction : batch) {
+            for (Change change : transaction.changes()) {
+                rows.add((RowChange) change);
+                owners.add(transaction);
+            }
+        }
+        Map<String, MariaDbGtidPosition> positions = positions(batch);
+        int start = 0;
+        do {
+            int end = start;
+            long bytes = 0;
+            while (end < rows.size() && end - start < MAX_SCRIPT_STATEMENTS) {
+                long size = estimatedBytes(rows.get(end));
+                if (end > start && bytes + size > MAX_SCRIPT_BYTES) {
+                    break;
+                }
+                bytes += size;
+                end++;
+            }
+            runScript(rows.subList(start, end), owners.subList(start, end),
+                    end == rows.size() ? positions : Map.of());
+            start = end;
+        } while (start < rows.size());
+    }
+
+    private void runScript(List<RowChange> rows, List<Transaction> owners, Map<String, MariaDbGtidPosition> positions)
+            throws SQLException {
+        StringBuilder sql = new StringBuilder();
+        for (RowChange row : rows) {
+            sql.append(sql.isEmpty() ? "" : ";\n").append(RowStatements.sql(row));
+        }
+        int positionRows = 0;
+        for (MariaDbGtidPosition position : positions.values()) {
+            positionRows += position.byDomain().size();
+        }
+        if (positionRows > 0) {
+            sql.append(sql.isEmpty() ? "" : ";\n").append(POSITION_UPSERT);
+            for (int i = 0; i < positionRows; i++) {
+                sql.append(i == 0 ? "(?, ?, ?, ?)" : ", (?, ?, ?, ?)");
+            }
+            sql.append(POSITION_UPDATE);
+        }
+        if (sql.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement script = connection.prepareStatement(sql.toString())) {
+            int index = 1;
+            for (RowChange row : rows) {
+                index = bindRow(script, index, row);
+            }
+            for (Map.Entry<String, MariaDbGtidPosition> entry : positions.entrySet()) {
+                for (MariaDbGtid gtid : entry.getValue().byDomain().values()) {
+                    script.setString(index++, entry.getKey());
+                    script.setLong(index++, gtid.domain());
+                    script.setLong(index++, gtid.server());
+                    script.setLong(index++, gtid.sequence());
+                }
+            }
+            script.execute();
+            for (int i = 0; i < rows.size(); i++) {
+                if (i > 0) {
+                    script.getMoreResults();
+                }
+                int count = script.getUpdateCount();
+                if (count != 1) {
+                    throw failure(owners.get(i), rows.get(i), countError(rows.get(i), count));
+                }
+            }
+            if (positionRows > 0 && !rows.isEmpty()) {
+                script.getMoreResults();
+            }
+        }
+    }
+
+    private static SQLException countError(RowChange row, int count) {
+        return new SQLException(row.kind() == RowChange.Kind.INSERT ? "inserted " + count + " rows"
+                : "row not found on the target (" + count + " rows matched)", "HY000", 0);
+    }
+
+    /** About how many bytes the row's statement takes once its values are written out. */
+    private static long estimatedBytes(RowChange row) {
+        long bytes = 64L * row.table().columns().size();
+        for (Object[] image : new Object[][] {row.before(), row.after()}) {
+            if (image != null) {
+                for (Object value : image) {
+                    if (value instanceof byte[] b) {
+                        bytes += 2L * b.length;
+                    } else if (value instanceof String text) {
+                        bytes += 4L * text.length();
+                    }
+                }
+            }
+        }
+        return bytes;
+    }
+
+    private static Map<String, MariaDbGtidPosition> positions(List<Transaction> batch) {
+        Map<String, MariaDbGtidPosition> positions = new TreeMap<>();
+        for (Transaction transaction : batch) {
+            for (String schema : transaction.schemas()) {
+                positions.merge(schema, MariaDbGtidPosition.empty().with(transaction.gtid()),
+                        (a, b) -> a.with(transaction.gtid()));
+            }
+        }
+        return positions;
+    }
+
+    /** The batch one statement per row, the way that names the row that fails. */
+    private void applyRowByRow(List<Transaction> batch) {
         Transaction current = null;
         RowChange row = null;
         try {
@@ -94,7 +237,15 @@ final class JdbcTargetSession implements TargetSession {
             statement = connection.prepareStatement(sql);
             statements.put(sql, statement);
         }
-        int index = 1;
+        bindRow(statement, 1, row);
+        int count = statement.executeUpdate();
+        if (count != 1) {
+            throw countError(row, count);
+        }
+    }
+
+    /** Binds the row's values from {@code index} on, in {@link RowStatements}' order; returns the next index. */
+    private static int bindRow(PreparedStatement statement, int index, RowChange row) throws SQLException {
         if (row.after() != null) {
             List<Column> columns = row.table().columns();
             for (int i = 0; i < columns.size(); i++) {
@@ -108,11 +259,7 @@ final class JdbcTargetSession implements TargetSession {
                 bind(statement, index++, row.before()[key]);
             }
         }
-        int count = statement.executeUpdate();
-        if (count != 1) {
-            throw new SQLException(row.kind() == RowChange.Kind.INSERT ? "inserted " + count + " rows"
-                    : "row not found on the target (" + count + " rows matched)", "HY000", 0);
-        }
+        return index;
     }
 
     static void bind(PreparedStatement statement, int index, Object value) throws SQLException {

@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -24,13 +25,14 @@ import static io.shardgate.replication.stream.TableComparison.assertSameTable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The stream command as a child JVM, SIGKILLed while it applies a steady write load and started
- * again: the target ends identical to the source, with no duplicate key and no missing row.
+ * The stream command as a child JVM, SIGKILLed five times at a random moment (0 to 2 s after it
+ * has applied something) while it applies a steady write load, and started again each time: the target ends identical to the source, with no duplicate key and no missing row.
  * Then SIGTERM: the command stops at a transaction boundary and prints its summary.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class StreamCrashIT {
     private static final int SCHEMAS = 3;
+    private static final int KILLS = 5;
 
     private Topology topology;
     private Node source;
@@ -137,11 +139,15 @@ class StreamCrashIT {
         writer.start();
         try {
             long seen = 0;
-            for (int round = 1; round <= 3; round++) {
+            long seed = System.nanoTime();
+            Random random = new Random(seed);
+            for (int round = 1; round <= KILLS; round++) {
                 String name = "kill" + round;
                 Process stream = launch(name);
                 awaitProgress(seen, stream, name);
-                TimeUnit.MILLISECONDS.sleep(300 * round);
+                long delay = random.nextInt(2000);
+                System.out.printf("StreamCrashIT: kill %d of %d %d ms after progress (seed %d)%n", round, KILLS, delay, seed);
+                TimeUnit.MILLISECONDS.sleep(delay);
                 stream.destroyForcibly();
                 assertThat(stream.waitFor(30, TimeUnit.SECONDS)).isTrue();
                 seen = applied();
