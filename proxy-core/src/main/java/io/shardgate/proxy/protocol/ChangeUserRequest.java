@@ -46,18 +46,9 @@ public record ChangeUserRequest(String user, byte[] authResponse, String schema,
         if (Capabilities.has(capabilities, Capabilities.CLIENT_PLUGIN_AUTH) && buf.isReadable()) {
             plugin = Wire.readNulString(buf);
         }
-        Map<String, String> attributes = new LinkedHashMap<>();
+        Map<String, String> attributes = Map.of();
         if (Capabilities.has(capabilities, Capabilities.CLIENT_CONNECT_ATTRS) && buf.isReadable()) {
-            long length = Wire.readLenencInt(buf);
-            if (length > buf.readableBytes()) {
-                throw new MalformedPacketException("COM_CHANGE_USER attributes length: " + length + " (expected: <= "
-                        + buf.readableBytes() + ")");
-            }
-            ByteBuf attrs = buf.readSlice((int) length);
-            while (attrs.isReadable()) {
-                attributes.put(Wire.readLenencString(attrs, StandardCharsets.UTF_8),
-                        Wire.readLenencString(attrs, StandardCharsets.UTF_8));
-            }
+            attributes = Wire.readConnectAttributes(buf, "COM_CHANGE_USER");
         }
         return new ChangeUserRequest(user, auth, schema, charset, plugin, attributes);
     }

@@ -67,18 +67,9 @@ public record HandshakeResponse41(long capabilities, long maxPacketSize, int cha
         if (Capabilities.has(caps, Capabilities.CLIENT_PLUGIN_AUTH) && buf.isReadable()) {
             plugin = Wire.readNulString(buf);
         }
-        Map<String, String> attributes = new LinkedHashMap<>();
+        Map<String, String> attributes = Map.of();
         if (Capabilities.has(caps, Capabilities.CLIENT_CONNECT_ATTRS) && buf.isReadable()) {
-            long length = Wire.readLenencInt(buf);
-            if (length > buf.readableBytes()) {
-                throw new MalformedPacketException("connection attributes length: " + length + " (expected: <= "
-                        + buf.readableBytes() + ")");
-            }
-            ByteBuf attrs = buf.readSlice((int) length);
-            while (attrs.isReadable()) {
-                attributes.put(Wire.readLenencString(attrs, StandardCharsets.UTF_8),
-                        Wire.readLenencString(attrs, StandardCharsets.UTF_8));
-            }
+            attributes = Wire.readConnectAttributes(buf, "connection");
         }
         int zstdLevel = 0;
         if (Capabilities.has(caps, Capabilities.CLIENT_ZSTD_COMPRESSION_ALGORITHM) && buf.isReadable()) {

@@ -93,6 +93,21 @@ public final class Wire {
         buf.writeBytes(value.getBytes(StandardCharsets.UTF_8)).writeByte(0);
     }
 
+    /** Connection attributes: a length-encoded block of length-encoded key and value strings, in order. */
+    public static java.util.Map<String, String> readConnectAttributes(ByteBuf buf, String what) {
+        long length = readLenencInt(buf);
+        if (length > buf.readableBytes()) {
+            throw new MalformedPacketException(what + " attributes length: " + length + " (expected: <= "
+                    + buf.readableBytes() + ")");
+        }
+        ByteBuf attrs = buf.readSlice((int) length);
+        java.util.Map<String, String> attributes = new java.util.LinkedHashMap<>();
+        while (attrs.isReadable()) {
+            attributes.put(readLenencString(attrs, StandardCharsets.UTF_8), readLenencString(attrs, StandardCharsets.UTF_8));
+        }
+        return attributes;
+    }
+
     public static byte[] readRest(ByteBuf buf) {
         byte[] bytes = new byte[buf.readableBytes()];
         buf.readBytes(bytes);
