@@ -10,7 +10,7 @@ record KillStatement(long connectionId, boolean queryOnly) {
             "\\s*KILL\\s+(?:(CONNECTION|QUERY)\\s+)?(\\d+)\\s*;?\\s*", Pattern.CASE_INSENSITIVE);
 
     static Optional<KillStatement> parse(String sql) {
-        if (sql.length() > 64 || sql.isEmpty()) {
+        if (sql.length() > 64 || !SqlText.startsWithLetter(sql, 'k')) {
             return Optional.empty();
         }
         Matcher m = KILL.matcher(sql);

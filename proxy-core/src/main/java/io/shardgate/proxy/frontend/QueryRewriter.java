@@ -29,10 +29,10 @@ final class QueryRewriter {
     /** Returns {@code packet} itself when nothing changes, else a new packet (and releases the old one). */
     static MySqlPacket rewrite(MySqlPacket packet, String sql, long connectionId) {
         String rewritten = sql;
-        if (sql.indexOf("@@") >= 0 && containsIgnoreCase(sql, "transaction_")) {
+        if (sql.indexOf("@@") >= 0 && SqlText.containsIgnoreCase(sql, "transaction_")) {
             rewritten = VARIABLE.matcher(rewritten).replaceAll("@@$1tx_$2");
         }
-        if (containsIgnoreCase(sql, "connection_id")) {
+        if (SqlText.containsIgnoreCase(sql, "connection_id")) {
             rewritten = CONNECTION_ID.matcher(rewritten).replaceAll(Long.toString(connectionId));
         }
         if (rewritten.equals(sql)) {
@@ -43,18 +43,5 @@ final class QueryRewriter {
         int sequence = packet.sequenceId();
         packet.release();
         return new MySqlPacket(sequence, payload);
-    }
-
-    /** Allocation-free, ASCII case-insensitive search: this runs on every query. */
-    static boolean containsIgnoreCase(String text, String needle) {
-        int last = text.length() - needle.length();
-        char first = needle.charAt(0);
-        for (int i = 0; i <= last; i++) {
-            char c = text.charAt(i);
-            if ((c == first || Character.toLowerCase(c) == first) && text.regionMatches(true, i, needle, 0, needle.length())) {
-                return true;
-            }
-        }
-        return false;
     }
 }

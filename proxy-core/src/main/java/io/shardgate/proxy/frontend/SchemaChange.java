@@ -2,7 +2,6 @@ package io.shardgate.proxy.frontend;
 
 import io.shardgate.proxy.backend.BackendConnection;
 
-import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -25,15 +24,19 @@ record SchemaChange(Kind kind, String schema) {
     }
 
     static SchemaChange ofQuery(String sql) {
+        if (!SqlText.containsIgnoreCase(sql, "use") && !SqlText.containsIgnoreCase(sql, "drop")) {
+            return NONE;
+        }
         if (sql.length() < 200) {
             Matcher use = USE.matcher(sql);
             if (use.matches()) {
                 return to(use.group(1));
             }
         }
-        String head = sql.length() > 4096 ? sql.substring(0, 4096) : sql;
-        if (USE_ANYWHERE.matcher(head).find() || DROP_DATABASE.matcher(head).find()
-                || head.toLowerCase(Locale.ROOT).contains("use ") && head.indexOf(';') >= 0) {
+        int head = Math.min(sql.length(), 4096);
+        if (USE_ANYWHERE.matcher(sql).region(0, head).find() || DROP_DATABASE.matcher(sql).region(0, head).find()
+                || SqlText.containsIgnoreCase(sql.subSequence(0, head), "use ") && sql.indexOf(';') >= 0
+                && sql.indexOf(';') < head) {
             return new SchemaChange(Kind.UNKNOWN, null);
         }
         return NONE;
