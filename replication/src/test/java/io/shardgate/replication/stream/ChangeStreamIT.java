@@ -3,8 +3,6 @@ package io.shardgate.replication.stream;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
 import io.shardgate.replication.topology.Node;
-import io.shardgate.replication.topology.Topology;
-import io.shardgate.replication.topology.TopologySpec;
 import io.shardgate.storage.Engine;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -14,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
+import java.util.Map;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -31,35 +30,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ChangeStreamIT {
-    private Topology topology;
+    private StreamPair pair;
     private Node source;
     private Node target;
     private SimpleMeterRegistry registry;
 
     @BeforeAll
     void start() {
-        topology = Topology.start(TopologySpec.builder()
-                .shard("src", Engine.INNODB, 0)
-                .shard("dst", Engine.INNODB, 0)
-                .serverOption("binlog_row_metadata", "FULL")
-                .serverOption("max_allowed_packet", "64M")
-                .build());
-        source = topology.shard("src").primary();
-        target = topology.shard("dst").primary();
+        pair = StreamPair.start(Engine.INNODB, Map.of("max_allowed_packet", "64M"));
+        source = pair.source();
+        target = pair.target();
     }
 
     @AfterAll
     void stop() {
-        if (topology != null) {
-            topology.close();
+        if (pair != null) {
+            pair.close();
         }
     }
 
     private ChangeStream.Builder stream() {
         registry = new SimpleMeterRegistry();
-        return ChangeStream.builder()
-                .source(new ServerEndpoint(source.host(), source.port(), topology.accounts().user(), topology.accounts().password()))
-                .target(new ServerEndpoint(target.host(), target.port(), topology.accounts().user(), topology.accounts().password()))
+        return pair.builder()
                 .registry(registry)
                 .workers(3);
     }

@@ -2,13 +2,13 @@ package io.shardgate.replication.stream;
 
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
 import io.shardgate.replication.topology.Node;
-import io.shardgate.replication.topology.Topology;
-import io.shardgate.replication.topology.TopologySpec;
 import io.shardgate.storage.Engine;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,32 +18,26 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MyRocksTargetIT {
-    private Topology topology;
+    private StreamPair pair;
     private Node source;
     private Node target;
 
     @BeforeAll
     void start() {
-        topology = Topology.start(TopologySpec.builder()
-                .shard("src", Engine.INNODB, 0)
-                .shard("dst", Engine.ROCKSDB, 0)
-                .serverOption("binlog_row_metadata", "FULL")
-                .build());
-        source = topology.shard("src").primary();
-        target = topology.shard("dst").primary();
+        pair = StreamPair.start(Engine.ROCKSDB, Map.of());
+        source = pair.source();
+        target = pair.target();
     }
 
     @AfterAll
     void stop() {
-        if (topology != null) {
-            topology.close();
+        if (pair != null) {
+            pair.close();
         }
     }
 
     private ChangeStream.Result streamUntilSourceEnd() throws InterruptedException {
-        return ChangeStream.builder()
-                .source(new ServerEndpoint(source.host(), source.port(), topology.accounts().user(), topology.accounts().password()))
-                .target(new ServerEndpoint(target.host(), target.port(), topology.accounts().user(), topology.accounts().password()))
+        return pair.builder()
                 .untilGtid(MariaDbGtidPosition.parse(source.gtidBinlogPos()))
                 .workers(2)
                 .build()

@@ -3,8 +3,6 @@ package io.shardgate.replication.stream;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
 import io.shardgate.replication.topology.Node;
-import io.shardgate.replication.topology.Topology;
-import io.shardgate.replication.topology.TopologySpec;
 import io.shardgate.storage.Engine;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -13,6 +11,7 @@ import org.junit.jupiter.api.TestInstance;
 
 import java.io.File;
 import java.nio.file.Files;
+import java.util.Map;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -36,19 +35,15 @@ class SysbenchStreamIT {
     private static final int LOAD_SECONDS = 60;
     private static final int TABLE_SIZE = 10_000;
 
-    private Topology topology;
+    private StreamPair pair;
     private Node source;
     private Node target;
 
     @BeforeAll
     void start() {
-        topology = Topology.start(TopologySpec.builder()
-                .shard("src", Engine.INNODB, 0)
-                .shard("dst", Engine.INNODB, 0)
-                .serverOption("binlog_row_metadata", "FULL")
-                .build());
-        source = topology.shard("src").primary();
-        target = topology.shard("dst").primary();
+        pair = StreamPair.start(Engine.INNODB, Map.of());
+        source = pair.source();
+        target = pair.target();
         for (int s = 0; s < SCHEMAS; s++) {
             source.execute("CREATE DATABASE sb" + s);
         }
@@ -56,15 +51,15 @@ class SysbenchStreamIT {
 
     @AfterAll
     void stop() {
-        if (topology != null) {
-            topology.close();
+        if (pair != null) {
+            pair.close();
         }
     }
 
     private Process sysbench(int schema, String command, File log) throws Exception {
         return new ProcessBuilder("sysbench", "oltp_write_only", "--mysql-host=127.0.0.1",
-                "--mysql-port=" + source.port(), "--mysql-user=" + topology.accounts().user(),
-                "--mysql-password=" + topology.accounts().password(), "--mysql-db=sb" + schema, "--tables=1",
+                "--mysql-port=" + source.port(), "--mysql-user=" + pair.topology().accounts().user(),
+                "--mysql-password=" + pair.topology().accounts().password(), "--mysql-db=sb" + schema, "--tables=1",
                 "--table-size=" + TABLE_SIZE, "--threads=" + THREADS, "--time=" + LOAD_SECONDS, "--report-interval=0",
                 command)
                 .redirectErrorStream(true).redirectOutput(log).start();
@@ -87,9 +82,7 @@ class SysbenchStreamIT {
     }
 
     private ChangeStream.Builder stream(SimpleMeterRegistry registry) {
-        return ChangeStream.builder()
-                .source(new ServerEndpoint(source.host(), source.port(), topology.accounts().user(), topology.accounts().password()))
-                .target(new ServerEndpoint(target.host(), target.port(), topology.accounts().user(), topology.accounts().password()))
+        return pair.builder()
                 .registry(registry)
                 .workers(4);
     }
