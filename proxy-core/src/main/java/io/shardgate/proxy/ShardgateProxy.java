@@ -63,7 +63,8 @@ public final class ShardgateProxy implements AutoCloseable {
             ConnectionRegistry connections = new ConnectionRegistry(config.limits().maxClientConnections());
             ProxyMetrics metrics = new ProxyMetrics(registry, connections::connections);
             BackendConnector connector = new BackendConnector(transport, config.backendUser().name(),
-                    config.backendUser().password(), config.limits().backendConnectTimeout(), config.allowLocalInfile());
+                    config.backendUser().password(), config.limits().backendConnectTimeout(), config.allowLocalInfile(),
+                    config.limits().backendStatementCache());
             ShardConfig first = config.shards().get(0);
             BackendPool primaryPool = new BackendPool(new BackendTarget(first.name(), "primary", first.primary()),
                     connector, config.limits().maxBackendConnections(), config.limits().backendAcquireTimeout());

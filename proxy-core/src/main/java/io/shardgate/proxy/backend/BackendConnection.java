@@ -10,7 +10,10 @@ import io.shardgate.proxy.protocol.ErrPacket;
 import io.shardgate.proxy.protocol.Command;
 import io.shardgate.proxy.protocol.MySqlPacket;
 
+import io.shardgate.proxy.session.SessionSettings;
+
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import static java.util.Objects.requireNonNull;
@@ -28,11 +31,18 @@ public final class BackendConnection {
     private final long shaping;
     private final long serverThreadId;
     private final ResponseTracker tracker;
+    private static final String TRACKING = "SET session_track_system_variables='*', session_track_schema=ON,"
+            + " session_track_state_change=ON";
+    private final BackendStatementCache statements;
     private volatile ResponseSink sink;
     private volatile String schema;
+    private volatile SessionSettings settings = SessionSettings.DEFAULTS;
+    private volatile boolean untracked;
+    private volatile long lastInsertId;
 
     BackendConnection(Channel channel, BackendTarget target, long capabilities, long shaping, long serverThreadId,
-                      String schema) {
+                      String schema, int statementCacheSize) {
+        this.statements = new BackendStatementCache(statementCacheSize);
         this.channel = requireNonNull(channel, "channel is null");
         this.target = requireNonNull(target, "target is null");
         this.capabilities = capabilities;
@@ -70,8 +80,179 @@ public final class BackendConnection {
         this.schema = schema;
     }
 
+    /** The session settings this connection was last brought to (see {@link io.shardgate.proxy.session.SettingsSync}). */
+    public SessionSettings settings() {
+        return settings;
+    }
+
+    public void settings(SessionSettings settings) {
+        this.settings = requireNonNull(settings, "settings is null");
+    }
+
+    /**
+     * True when the connection may hold session state Shardgate does not know (temporary tables,
+     * locks, SQL prepared statements, unexplained changes): it must be reset before anyone else uses it.
+     */
+    public boolean untracked() {
+        return untracked;
+    }
+
+    public void markUntracked() {
+        this.untracked = true;
+    }
+
+    /** True when the server reports session-state changes on this connection. */
+    public boolean tracksSession() {
+        return io.shardgate.proxy.protocol.Capabilities.has(capabilities, io.shardgate.proxy.protocol.Capabilities.CLIENT_SESSION_TRACK);
+    }
+
+    public BackendStatementCache statements() {
+        return statements;
+    }
+
+    /** Turns on the session tracking Shardgate relies on (after login, and again after each reset). */
+    CompletableFuture<Void> enableTracking() {
+        if (!tracksSession()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return run(Command.QUERY, TRACKING);
+    }
+
+    /**
+     * COM_RESET_CONNECTION, then tracking again: the connection is back to the server's defaults,
+     * with no user variables, temporary tables, locks or prepared statements.
+     */
+    public CompletableFuture<Void> reset() {
+        return run(Command.RESET_CONNECTION, null).thenCompose(ok -> {
+            statements.clear();
+            settings = SessionSettings.DEFAULTS;
+            untracked = false;
+            return enableTracking();
+        });
+    }
+
+    /** Runs a query and reads its (small) text result whole; an ERR completes exceptionally. */
+    public CompletableFuture<TextResult> query(String sql) {
+        CompletableFuture<TextResult> result = new CompletableFuture<>();
+        byte[] arg = sql.getBytes(StandardCharsets.UTF_8);
+        MySqlPacket packet = new MySqlPacket(0, Unpooled.buffer(1 + arg.length).writeByte(Command.QUERY.code()).writeBytes(arg));
+        execute(packet, Command.QUERY, new Collector() {
+            @Override
+            void done(List<byte[]> packets) {
+                result.complete(TextResult.parse(packets, capabilities));
+            }
+
+            @Override
+            void error(Throwable cause) {
+                result.completeExceptionally(cause);
+            }
+        });
+        return result;
+    }
+
+    /** Prepares a statement on this connection for Shardgate's own use; its response is not relayed. */
+    public CompletableFuture<BackendStatement> prepare(String sql) {
+        CompletableFuture<BackendStatement> result = new CompletableFuture<>();
+        byte[] arg = sql.getBytes(StandardCharsets.UTF_8);
+        MySqlPacket packet = new MySqlPacket(0, Unpooled.buffer(1 + arg.length).writeByte(Command.STMT_PREPARE.code()).writeBytes(arg));
+        execute(packet, Command.STMT_PREPARE, new Collector() {
+            @Override
+            void done(List<byte[]> packets) {
+                io.netty.buffer.ByteBuf ok = Unpooled.wrappedBuffer(packets.get(0));
+                result.complete(new BackendStatement(ok.getIntLE(1), ok.getUnsignedShortLE(7)));
+            }
+
+            @Override
+            void error(Throwable cause) {
+                result.completeExceptionally(cause);
+            }
+        });
+        return result;
+    }
+
+    /** COM_STMT_CLOSE for a statement of this connection (the server sends no response). */
+    public void closeStatement(int statementId) {
+        channel.writeAndFlush(new MySqlPacket(0, Unpooled.buffer(5).writeByte(Command.STMT_CLOSE.code()).writeIntLE(statementId)));
+    }
+
+    /** Collects a whole response for Shardgate's own commands; an ERR becomes a {@link BackendErrorException}. */
+    private abstract static class Collector implements ResponseSink {
+        private final List<byte[]> packets = new java.util.ArrayList<>();
+        private ErrPacket error;
+
+        abstract void done(List<byte[]> packets);
+
+        abstract void error(Throwable cause);
+
+        @Override
+        public void packet(MySqlPacket response) {
+            if (response.header() == ErrPacket.HEADER && error == null) {
+                error = ErrPacket.decode(response.payload());
+            } else if (error == null) {
+                byte[] bytes = new byte[response.payload().readableBytes()];
+                response.payload().getBytes(response.payload().readerIndex(), bytes);
+                packets.add(bytes);
+            }
+            response.release();
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void complete(int status, boolean failed) {
+            if (failed && error != null) {
+                error(new BackendErrorException(error));
+                return;
+            }
+            try {
+                done(packets);
+            } catch (RuntimeException e) {
+                error(e);
+            }
+        }
+
+        @Override
+        public void failed(Throwable cause) {
+            error(cause);
+        }
+    }
+
     public boolean isOpen() {
         return channel.isActive();
+    }
+
+    /** The LAST_INSERT_ID() this connection would answer, as far as Shardgate knows. */
+    public long lastInsertId() {
+        return lastInsertId;
+    }
+
+    public void lastInsertId(long id) {
+        this.lastInsertId = id;
+    }
+
+    /** True when the packet just relayed was an OK packet (on this connection's loop). */
+    public boolean lastPacketWasOk() {
+        return tracker.lastWasOk();
+    }
+
+    /** COM_STMT_RESET for a statement of this connection: closes its cursor and drops its long data. */
+    public CompletableFuture<Void> resetStatement(int statementId) {
+        CompletableFuture<Void> result = new CompletableFuture<>();
+        MySqlPacket packet = new MySqlPacket(0, Unpooled.buffer(5).writeByte(Command.STMT_RESET.code()).writeIntLE(statementId));
+        execute(packet, Command.STMT_RESET, new Collector() {
+            @Override
+            void done(List<byte[]> packets) {
+                result.complete(null);
+            }
+
+            @Override
+            void error(Throwable cause) {
+                result.completeExceptionally(cause);
+            }
+        });
+        return result;
     }
 
     /** True when the packet just relayed was the server asking for a local file (on this connection's loop). */

@@ -41,7 +41,7 @@ public final class BackendConnector {
     static final long BASE_CAPABILITIES = Capabilities.CLIENT_LONG_PASSWORD | Capabilities.CLIENT_PROTOCOL_41
             | Capabilities.CLIENT_SECURE_CONNECTION | Capabilities.CLIENT_PLUGIN_AUTH
             | Capabilities.CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA | Capabilities.CLIENT_TRANSACTIONS
-            | Capabilities.CLIENT_CONNECT_ATTRS;
+            | Capabilities.CLIENT_CONNECT_ATTRS | Capabilities.CLIENT_SESSION_TRACK;
     private static final PacketEncoder ENCODER = new PacketEncoder();
     private static final int UNKNOWN_DATABASE = 1049;
 
@@ -51,10 +51,12 @@ public final class BackendConnector {
     private final Duration connectTimeout;
 
     private final boolean localInfile;
+    private final int statementCacheSize;
 
     public BackendConnector(Transport transport, String user, String password, Duration connectTimeout,
-                            boolean localInfile) {
+                            boolean localInfile, int statementCacheSize) {
         this.localInfile = localInfile;
+        this.statementCacheSize = statementCacheSize;
         this.transport = requireNonNull(transport, "transport is null");
         this.user = requireNonNull(user, "user is null");
         this.password = requireNonNull(password, "password is null").getBytes(StandardCharsets.UTF_8);
@@ -166,10 +168,16 @@ public final class BackendConnector {
         private void done(ChannelHandlerContext ctx) {
             ctx.pipeline().remove(this);
             BackendConnection connection = new BackendConnection(ctx.channel(), target, capabilities, shaping,
-                    handshake.connectionId(), schema);
-            if (!result.complete(connection)) {
-                connection.close();
-            }
+                    handshake.connectionId(), schema, statementCacheSize);
+            connection.enableTracking().whenComplete((ok, error) -> {
+                if (error != null) {
+                    connection.close();
+                    result.completeExceptionally(ErrorCode.BACKEND_UNAVAILABLE.exception(target.shard(), target.role(),
+                            target.address(), "cannot enable session tracking: " + error.getMessage()));
+                } else if (!result.complete(connection)) {
+                    connection.close();
+                }
+            });
         }
 
         private void fail(ChannelHandlerContext ctx, String why) {

@@ -4,14 +4,16 @@ import io.netty.channel.EventLoop;
 import io.shardgate.proxy.error.ErrorCode;
 import io.shardgate.proxy.protocol.Capabilities;
 import io.shardgate.proxy.protocol.Command;
+import io.shardgate.proxy.session.SessionSettings;
 
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.Objects;
-import java.util.Queue;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedDeque;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -23,9 +25,11 @@ import static java.util.Objects.requireNonNull;
  * <p>Algorithm: {@code open} counts every connection that exists or is being opened. An acquire
  * takes an idle connection with the same response-shaping capabilities, else opens one while
  * {@code open < max}, else replaces an idle one that has other capabilities, else waits in a
- * FIFO queue until a connection is released or the acquire timeout passes. A released
- * connection is reset with COM_RESET_CONNECTION before anyone else gets it; a connection whose
- * reset fails, whose state is unknown, or that is mid-response is closed instead.
+ * FIFO queue until a connection is released or the acquire timeout passes. Among idle
+ * connections it prefers one that already has the session's settings, then one on the caller's
+ * event loop. A released connection whose session state is fully known goes back as it is (the
+ * next session applies its own settings); one that may hold unknown state is reset with
+ * COM_RESET_CONNECTION first; one whose reset fails, or that is mid-response, is closed.
  *
  * <p>Leak hazard: a connection that is acquired and never released or discarded keeps its slot
  * forever. The session that acquires a connection releases it when the client disconnects.
@@ -38,7 +42,8 @@ public final class BackendPool {
     private final AtomicInteger open = new AtomicInteger();
     private final AtomicInteger inUse = new AtomicInteger();
     private final ConcurrentLinkedDeque<BackendConnection> idle = new ConcurrentLinkedDeque<>();
-    private final Queue<Waiter> waiters = new ConcurrentLinkedQueue<>();
+    /** Guarded by {@code this}. */
+    private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
 
     public BackendPool(BackendTarget target, BackendConnector connector, int maxConnections, Duration acquireTimeout) {
         this.target = requireNonNull(target, "target is null");
@@ -70,35 +75,70 @@ public final class BackendPool {
         return maxConnections;
     }
 
-    public int waiting() {
+    public synchronized int waiting() {
         return waiters.size();
     }
 
     /** A connection with these shaping capabilities, in {@code schema} (empty: none chosen). */
     public CompletableFuture<BackendConnection> acquire(EventLoop loop, long shaping, String schema) {
-        Waiter waiter = new Waiter(loop, shaping & Capabilities.RESPONSE_SHAPING, schema);
-        if (!tryServe(waiter)) {
-            waiters.add(waiter);
+        return acquire(loop, shaping, schema, SessionSettings.DEFAULTS);
+    }
+
+    /**
+     * A connection with these shaping capabilities, in {@code schema} (empty: none chosen),
+     * preferring one that already has {@code settings} and runs on {@code loop}.
+     */
+    public CompletableFuture<BackendConnection> acquire(EventLoop loop, long shaping, String schema, SessionSettings settings) {
+        Waiter waiter = new Waiter(loop, shaping & Capabilities.RESPONSE_SHAPING, schema, settings);
+        Served served;
+        synchronized (this) {
+            // Queued waiters go first: a session that releases and at once acquires again must not barge past them.
+            served = waiters.isEmpty() ? tryServe(waiter) : null;
+            if (served == null) {
+                waiters.add(waiter);
+            }
+        }
+        if (served == null) {
             loop.schedule(() -> {
-                if (waiters.remove(waiter)) {
+                boolean removed;
+                synchronized (this) {
+                    removed = waiters.remove(waiter);
+                }
+                if (removed) {
                     waiter.result.completeExceptionally(ErrorCode.BACKEND_POOL_TIMEOUT.exception(
                             acquireTimeout.toMillis(), target.shard(), target.role(), inUse.get(), maxConnections));
                 }
             }, acquireTimeout.toMillis(), TimeUnit.MILLISECONDS);
-            // A release may have happened between the failed attempt and the enqueue.
-            drainWaiters();
+        } else if (served.now() != null) {
+            deliver(waiter, served.now());
         }
         return waiter.result;
     }
 
-    /** Returns a connection after use; it is reset before it serves anyone else. */
+    /** Completes a waiter outside the pool's lock; a waiter that has already given up sends the connection back. */
+    private void deliver(Waiter waiter, BackendConnection connection) {
+        if (!waiter.result.complete(connection)) {
+            release(connection);
+        }
+    }
+
+    /**
+     * Returns a connection after use. One whose session state is all known (its settings) goes
+     * straight back to the idle list, and the next session brings it to its own settings; one that
+     * may hold unknown state is reset first.
+     */
     public void release(BackendConnection connection) {
         inUse.decrementAndGet();
         if (!connection.isOpen() || connection.isBusy()) {
             closed(connection);
             return;
         }
-        connection.run(Command.RESET_CONNECTION, null).whenComplete((ok, error) -> {
+        if (!connection.untracked() && connection.tracksSession()) {
+            idle.addFirst(connection);
+            drainWaiters();
+            return;
+        }
+        connection.reset().whenComplete((ok, error) -> {
             if (error == null) {
                 idle.addFirst(connection);
                 drainWaiters();
@@ -129,38 +169,64 @@ public final class BackendPool {
     }
 
     private void drainWaiters() {
-        Waiter waiter;
-        while ((waiter = waiters.peek()) != null) {
-            if (!tryServe(waiter)) {
-                return;
+        List<Waiter> ready = new ArrayList<>(0);
+        List<BackendConnection> connections = new ArrayList<>(0);
+        synchronized (this) {
+            Waiter waiter;
+            while ((waiter = waiters.peek()) != null) {
+                Served served = tryServe(waiter);
+                if (served == null) {
+                    break;
+                }
+                waiters.remove(waiter);
+                if (served.now() != null) {
+                    ready.add(waiter);
+                    connections.add(served.now());
+                }
             }
-            waiters.remove(waiter);
+        }
+        for (int i = 0; i < ready.size(); i++) {
+            deliver(ready.get(i), connections.get(i));
         }
     }
 
-    private boolean tryServe(Waiter waiter) {
-        // First a connection on the caller's event loop (no thread hop per packet), then any.
-        if (takeIdle(waiter, true) || takeIdle(waiter, false)) {
-            return true;
+    /**
+     * How a waiter was served: with a connection to hand over now (outside the lock), or with one
+     * being opened or switched to its schema ({@code now} null), which completes the waiter itself.
+     */
+    private record Served(BackendConnection now) {
+        static final Served LATER = new Served(null);
+    }
+
+    /** Under the pool's lock. */
+    private Served tryServe(Waiter waiter) {
+        // Best an idle connection that has the session's settings (no SET needed) on the caller's
+        // event loop (no thread hop per packet); then either; then any.
+        for (int pass = 0; pass < 4; pass++) {
+            BackendConnection idleOne = takeIdle(waiter, pass == 0 || pass == 2, pass < 2);
+            if (idleOne != null) {
+                return hand(idleOne, waiter);
+            }
         }
         if (reserveSlot()) {
             openFor(waiter);
-            return true;
+            return Served.LATER;
         }
         BackendConnection victim = idle.pollLast();
         if (victim != null) {
             victim.close();
             openFor(waiter);
-            return true;
+            return Served.LATER;
         }
-        return false;
+        return null;
     }
 
-    private boolean takeIdle(Waiter waiter, boolean sameLoopOnly) {
+    private BackendConnection takeIdle(Waiter waiter, boolean sameLoopOnly, boolean sameSettingsOnly) {
         for (Iterator<BackendConnection> it = idle.iterator(); it.hasNext(); ) {
             BackendConnection candidate = it.next();
             if (candidate.shaping() != waiter.shaping
-                    || (sameLoopOnly && candidate.channel().eventLoop() != waiter.loop)) {
+                    || (sameLoopOnly && candidate.channel().eventLoop() != waiter.loop)
+                    || (sameSettingsOnly && !candidate.settings().sameAs(waiter.settings))) {
                 continue;
             }
             if (idle.remove(candidate)) {
@@ -169,11 +235,10 @@ public final class BackendPool {
                     continue;
                 }
                 inUse.incrementAndGet();
-                hand(candidate, waiter);
-                return true;
+                return candidate;
             }
         }
-        return false;
+        return null;
     }
 
     private boolean reserveSlot() {
@@ -203,34 +268,35 @@ public final class BackendPool {
     }
 
     /** Hands an idle connection over, switching its schema first when needed. */
-    private void hand(BackendConnection connection, Waiter waiter) {
+    private Served hand(BackendConnection connection, Waiter waiter) {
         String current = connection.schema();
         if (Objects.equals(current, waiter.schema)) {
-            waiter.result.complete(connection);
-            return;
+            return new Served(connection);
         }
         if (waiter.schema.isEmpty()) {
             // A connection cannot leave its schema; open a fresh one instead.
             connection.close();
             openFor(waiter);
             inUse.decrementAndGet();
-            return;
+            return Served.LATER;
         }
         connection.run(Command.INIT_DB, waiter.schema).whenComplete((ok, error) -> {
             if (error == null) {
                 connection.schema(waiter.schema);
-                waiter.result.complete(connection);
+                deliver(waiter, connection);
             } else {
                 // The connection is fine, only the schema is not: back to the pool, still in its old schema.
                 release(connection);
                 waiter.result.completeExceptionally(error);
             }
         });
+        return Served.LATER;
     }
 
-    private record Waiter(EventLoop loop, long shaping, String schema, CompletableFuture<BackendConnection> result) {
-        Waiter(EventLoop loop, long shaping, String schema) {
-            this(loop, shaping, schema, new CompletableFuture<>());
+    private record Waiter(EventLoop loop, long shaping, String schema, SessionSettings settings,
+                          CompletableFuture<BackendConnection> result) {
+        Waiter(EventLoop loop, long shaping, String schema, SessionSettings settings) {
+            this(loop, shaping, schema, settings, new CompletableFuture<>());
         }
     }
 }

@@ -28,6 +28,7 @@ public final class ResponseTracker {
     private int lastStatus;
     private boolean error;
     private boolean localInfile;
+    private boolean ok;
 
     public ResponseTracker(long capabilities) {
         this.deprecateEof = Capabilities.has(capabilities, Capabilities.CLIENT_DEPRECATE_EOF);
@@ -69,9 +70,18 @@ public final class ResponseTracker {
         return localInfile;
     }
 
+    /**
+     * True when the packet just accepted was an OK packet: a command's OK, or with
+     * CLIENT_DEPRECATE_EOF the OK that ends a result set. Only these carry session-state changes.
+     */
+    public boolean lastWasOk() {
+        return ok;
+    }
+
     /** Feeds the next packet's payload (not consumed); returns true when the response is complete. */
     public boolean accept(ByteBuf payload) {
         localInfile = false;
+        ok = false;
         int length = payload.readableBytes();
         int header = length == 0 ? -1 : payload.getUnsignedByte(payload.readerIndex());
         switch (state) {
@@ -111,6 +121,7 @@ public final class ResponseTracker {
                     state = State.DONE;
                 } else if (header == 0xFE && length < PacketDecoder.MAX_WIRE_PAYLOAD && (deprecateEof || length < 9)) {
                     terminator(payload);
+                    ok = deprecateEof;
                     boolean more = (lastStatus & ServerStatus.MORE_RESULTS_EXISTS) != 0 && command != Command.STMT_FETCH;
                     state = more ? State.FIRST : State.DONE;
                 }
@@ -148,6 +159,7 @@ public final class ResponseTracker {
                     return;
                 }
                 okStatus(payload);
+                ok = true;
                 state = (lastStatus & ServerStatus.MORE_RESULTS_EXISTS) != 0 ? State.FIRST : State.DONE;
             }
             case 0xFF -> {

@@ -60,7 +60,8 @@ public final class ConfigLoader {
 
     private static LimitsConfig limits(ConfigNode node) {
         node.requireObject(Set.of("max_client_connections", "max_backend_connections", "backend_acquire_timeout_ms",
-                "backend_connect_timeout_ms", "handshake_timeout_ms", "idle_timeout_s", "max_allowed_packet"));
+                "backend_connect_timeout_ms", "handshake_timeout_ms", "idle_timeout_s", "max_allowed_packet",
+                "max_prepared_statements", "backend_statement_cache"));
         LimitsConfig d = LimitsConfig.DEFAULTS;
         return new LimitsConfig(
                 node.get("max_client_connections").intValue(d.maxClientConnections(), 1, 1_000_000),
@@ -69,7 +70,9 @@ public final class ConfigLoader {
                 Duration.ofMillis(node.get("backend_connect_timeout_ms").longValue(d.backendConnectTimeout().toMillis(), 1, 600_000)),
                 Duration.ofMillis(node.get("handshake_timeout_ms").longValue(d.handshakeTimeout().toMillis(), 1, 600_000)),
                 Duration.ofSeconds(node.get("idle_timeout_s").longValue(d.idleTimeout().toSeconds(), 1, 31_536_000)),
-                node.get("max_allowed_packet").longValue(d.maxAllowedPacket(), 1024, 1L << 30));
+                node.get("max_allowed_packet").longValue(d.maxAllowedPacket(), 1024, 1L << 30),
+                node.get("max_prepared_statements").intValue(d.maxPreparedStatements(), 1, 1_048_576),
+                node.get("backend_statement_cache").intValue(d.backendStatementCache(), 1, 65_536));
     }
 
     private static TlsConfig tls(ConfigNode node) {

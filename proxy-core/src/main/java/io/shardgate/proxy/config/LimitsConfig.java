@@ -12,10 +12,12 @@ import java.time.Duration;
  * @param handshakeTimeout       a client must finish authentication within this
  * @param idleTimeout            an idle authenticated client is disconnected after this
  * @param maxAllowedPacket       the largest client packet, in bytes (ERR 1153 beyond)
+ * @param maxPreparedStatements  prepared statements one client session may hold (ERR 1461 beyond)
+ * @param backendStatementCache  statements kept prepared per backend connection, least recently used evicted
  */
 public record LimitsConfig(int maxClientConnections, int maxBackendConnections, Duration backendAcquireTimeout,
                            Duration backendConnectTimeout, Duration handshakeTimeout, Duration idleTimeout,
-                           long maxAllowedPacket) {
+                           long maxAllowedPacket, int maxPreparedStatements, int backendStatementCache) {
     public static final LimitsConfig DEFAULTS = new LimitsConfig(2000, 200, Duration.ofSeconds(5),
-            Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofHours(8), 64L * 1024 * 1024);
+            Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofHours(8), 64L * 1024 * 1024, 16382, 256);
 }

@@ -2,10 +2,23 @@ package io.shardgate.proxy.frontend;
 
 import io.netty.channel.Channel;
 import io.shardgate.proxy.backend.BackendConnection;
+import io.shardgate.proxy.protocol.ServerStatus;
+import io.shardgate.proxy.session.ClientStatements;
+import io.shardgate.proxy.session.HandshakeCharset;
+import io.shardgate.proxy.session.SessionPin;
+import io.shardgate.proxy.session.SessionSettings;
+
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.Set;
 
 /**
  * What Shardgate knows about one authenticated client connection: who it is, the capabilities
- * it negotiated, its schema, and the backend connection pinned to it.
+ * it negotiated, its schema, the settings it carries from one backend connection to the next,
+ * why (if at all) it holds its current backend connection, and its prepared statements.
+ *
+ * <p>Touched only on the client channel's event loop, except {@link #backend()}, which KILL reads.
  */
 final class ClientSession {
     private final long connectionId;
@@ -13,17 +26,46 @@ final class ClientSession {
     private final String user;
     private final String host;
     private final long capabilities;
+    private final int collation;
+    private final ClientStatements statements;
+    private final EnumSet<SessionPin> pins = EnumSet.noneOf(SessionPin.class);
+    private final Set<String> unreadUserVariables = new LinkedHashSet<>();
+    private final Set<Integer> cursors = new HashSet<>();
+    private final Set<Integer> longData = new HashSet<>();
     private String schema;
-    private int status = io.shardgate.proxy.protocol.ServerStatus.AUTOCOMMIT;
+    private int status = ServerStatus.AUTOCOMMIT;
+    private SessionSettings settings;
+    private long lastInsertId;
+    private String lastGtid = "";
     private volatile BackendConnection backend;
 
-    ClientSession(long connectionId, Channel channel, String user, String host, long capabilities, String schema) {
+    ClientSession(long connectionId, Channel channel, String user, String host, long capabilities, String schema,
+                  int collation, int maxPreparedStatements) {
         this.connectionId = connectionId;
         this.channel = channel;
         this.user = user;
         this.host = host;
         this.capabilities = capabilities;
         this.schema = schema;
+        this.collation = collation;
+        this.statements = new ClientStatements(maxPreparedStatements);
+        this.settings = initialSettings();
+    }
+
+    private SessionSettings initialSettings() {
+        return SessionSettings.DEFAULTS.withSystem(HandshakeCharset.settings(collation));
+    }
+
+    /** COM_RESET_CONNECTION: back to the state right after login, keeping user and schema. */
+    void reset() {
+        pins.clear();
+        unreadUserVariables.clear();
+        cursors.clear();
+        longData.clear();
+        statements.clear();
+        status = ServerStatus.AUTOCOMMIT;
+        settings = initialSettings();
+        lastInsertId = 0;
     }
 
     long connectionId() {
@@ -60,10 +102,64 @@ final class ClientSession {
     }
 
     void status(int serverStatus) {
-        int kept = io.shardgate.proxy.protocol.ServerStatus.IN_TRANS | io.shardgate.proxy.protocol.ServerStatus.AUTOCOMMIT
-                | io.shardgate.proxy.protocol.ServerStatus.IN_TRANS_READONLY
-                | io.shardgate.proxy.protocol.ServerStatus.NO_BACKSLASH_ESCAPES;
+        int kept = ServerStatus.IN_TRANS | ServerStatus.AUTOCOMMIT | ServerStatus.IN_TRANS_READONLY
+                | ServerStatus.NO_BACKSLASH_ESCAPES;
         this.status = serverStatus & kept;
+    }
+
+    boolean inTransaction() {
+        return (status & ServerStatus.IN_TRANS) != 0;
+    }
+
+    SessionSettings settings() {
+        return settings;
+    }
+
+    void settings(SessionSettings settings) {
+        this.settings = settings;
+    }
+
+    long lastInsertId() {
+        return lastInsertId;
+    }
+
+    void lastInsertId(long id) {
+        this.lastInsertId = id;
+    }
+
+    /** The GTID of the session's last committed write, as the server reported it (empty before any). */
+    String lastGtid() {
+        return lastGtid;
+    }
+
+    void lastGtid(String gtid) {
+        this.lastGtid = gtid;
+    }
+
+    EnumSet<SessionPin> pins() {
+        return pins;
+    }
+
+    /** User variables the session may have assigned whose values Shardgate has not read yet. */
+    Set<String> unreadUserVariables() {
+        return unreadUserVariables;
+    }
+
+    Set<Integer> cursors() {
+        return cursors;
+    }
+
+    Set<Integer> longData() {
+        return longData;
+    }
+
+    ClientStatements statements() {
+        return statements;
+    }
+
+    /** Whether the session must keep its backend connection after the current command. */
+    boolean holdsBackend() {
+        return inTransaction() || !pins.isEmpty() || !cursors.isEmpty() || !longData.isEmpty();
     }
 
     BackendConnection backend() {

@@ -25,12 +25,20 @@ import io.shardgate.proxy.protocol.HandshakeV10;
 import io.shardgate.proxy.protocol.MySqlPacket;
 import io.shardgate.proxy.protocol.OkPacket;
 import io.shardgate.proxy.protocol.ServerStatus;
+import io.shardgate.proxy.protocol.SessionStateInfo;
+import io.shardgate.proxy.protocol.StatementPackets;
 import io.shardgate.proxy.protocol.compress.Compression;
+import io.shardgate.proxy.backend.BackendStatement;
+import io.shardgate.proxy.session.ClientStatement;
+import io.shardgate.proxy.session.SessionPin;
+import io.shardgate.router.classify.Classification;
+import io.shardgate.router.classify.StatementClassifier;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -50,6 +58,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private final FrontendContext context;
     private final ArrayDeque<MySqlPacket> queued = new ArrayDeque<>();
     private final CommandRouter router;
+    private final StatementClassifier classifier = new StatementClassifier();
     private ChannelHandlerContext ctx;
     private State state = State.HANDSHAKE;
     private long connectionId;
@@ -233,18 +242,20 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         long negotiated = response.capabilities();
-        session = new ClientSession(connectionId, ctx.channel(), response.user(), host, negotiated, response.database());
+        session = new ClientSession(connectionId, ctx.channel(), response.user(), host, negotiated, response.database(),
+                response.charset(), context.config().limits().maxPreparedStatements());
         context.registry().register(session);
         handshakeTimeout.cancel(false);
         if (!response.database().isEmpty()) {
             // Connecting with a schema fails at once if the schema is unknown, as on a server.
             busy = true;
             ctx.channel().config().setAutoRead(false);
-            router.backendFor(session, ctx.channel().eventLoop()).whenComplete((backend, error) -> ctx.executor().execute(() -> {
+            router.backendFor(session, ctx.channel().eventLoop(), false).whenComplete((backend, error) -> ctx.executor().execute(() -> {
                 if (error != null) {
                     sendErrorAndClose(sequence, context.errors().translate(error).packet());
                     return;
                 }
+                router.commandFinished(session);
                 authenticated(sequence);
             }));
             return;
@@ -294,8 +305,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                 runLocal(router.kill(session, target, false));
             }
             case QUERY -> {
-                String sql = packet.payload().toString(packet.payload().readerIndex() + 1,
-                        packet.payload().readableBytes() - 1, StandardCharsets.UTF_8);
+                String sql = text(packet);
                 Optional<KillStatement> kill = KillStatement.parse(sql);
                 if (kill.isPresent()) {
                     packet.release();
@@ -303,21 +313,142 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                     return;
                 }
                 MySqlPacket rewritten = QueryRewriter.rewrite(packet, sql, connectionId);
-                forward(rewritten, command, SchemaChange.ofQuery(sql));
+                forward(rewritten, new Pending(command, classifier.classify(sql), null, mentionsLastInsertId(sql), 0, null));
             }
             case CHANGE_USER -> changeUser(packet);
-            case INIT_DB -> {
-                String schema = packet.payload().toString(packet.payload().readerIndex() + 1,
-                        packet.payload().readableBytes() - 1, StandardCharsets.UTF_8);
-                forward(packet, command, SchemaChange.to(schema));
+            case STMT_PREPARE -> prepare(packet);
+            case STMT_EXECUTE, STMT_BULK_EXECUTE, STMT_FETCH, STMT_SEND_LONG_DATA -> statementCommand(packet, command);
+            case STMT_RESET -> statementReset(packet);
+            case STMT_CLOSE -> statementClose(packet);
+            case RESET_CONNECTION -> {
+                packet.release();
+                router.endSession(session, true);
+                session.reset();
+                writeOk(1);
             }
-            case FIELD_LIST, STATISTICS, SET_OPTION, RESET_CONNECTION, STMT_PREPARE, STMT_EXECUTE, STMT_FETCH,
-                    STMT_CLOSE, STMT_RESET, STMT_SEND_LONG_DATA, DEBUG -> forward(packet, command, SchemaChange.NONE);
+            case SET_OPTION -> {
+                // The multi-statement option lives on the backend connection: keep that one.
+                session.pins().add(SessionPin.STATEMENT_OPTION);
+                forward(packet, Pending.of(command));
+            }
+            case INIT_DB, FIELD_LIST, STATISTICS, DEBUG -> forward(packet, Pending.of(command));
             default -> {
                 packet.release();
                 writeError(1, ErrorCode.UNKNOWN_COMMAND.packet());
             }
         }
+    }
+
+    private static String text(MySqlPacket packet) {
+        return packet.payload().toString(packet.payload().readerIndex() + 1, packet.payload().readableBytes() - 1,
+                StandardCharsets.UTF_8);
+    }
+
+    private static boolean mentionsLastInsertId(String sql) {
+        return SqlText.containsIgnoreCase(sql, "last_insert_id");
+    }
+
+    /**
+     * What a forwarded command needs after its response: the statement's classification (COM_QUERY),
+     * the prepared statement it runs (execute, fetch, long data, reset), or the id and SQL of a
+     * statement being prepared.
+     */
+    private record Pending(Command command, Classification classification, ClientStatement statement,
+                           boolean needsLastInsertId, int preparedId, String preparedSql) {
+        static Pending of(Command command) {
+            return new Pending(command, null, null, false, 0, null);
+        }
+    }
+
+    /** COM_STMT_PREPARE: prepared on the backend that serves it now, under an id Shardgate owns. */
+    private void prepare(MySqlPacket packet) {
+        if (session.statements().isFull()) {
+            packet.release();
+            writeError(1, ErrorCode.TOO_MANY_PREPARED_STATEMENTS.packet(session.statements().limit()));
+            return;
+        }
+        String sql = text(packet);
+        int id = session.statements().reserveId();
+        forward(packet, new Pending(Command.STMT_PREPARE, classifier.classify(sql), null, false, id, sql));
+    }
+
+    private void statementCommand(MySqlPacket packet, Command command) {
+        if (!StatementPackets.hasStatementId(packet.payload())) {
+            packet.release();
+            throw ErrorCode.MALFORMED_PACKET.exception(command + " without a statement id");
+        }
+        int id = StatementPackets.statementId(packet.payload());
+        Optional<ClientStatement> found = session.statements().find(id);
+        if (found.isEmpty()) {
+            packet.release();
+            if (command != Command.STMT_SEND_LONG_DATA) { // it has no response; the execute reports the error
+                writeError(1, ErrorCode.UNKNOWN_STATEMENT.packet(Integer.toUnsignedLong(id), commandName(command)));
+            }
+            return;
+        }
+        ClientStatement statement = found.get();
+        if (command == Command.STMT_FETCH && !session.cursors().contains(statement.id())) {
+            packet.release();
+            writeError(1, ErrorCode.NO_OPEN_CURSOR.packet(statement.id()));
+            return;
+        }
+        if (command == Command.STMT_SEND_LONG_DATA) {
+            session.longData().add(statement.id());
+        }
+        forward(packet, new Pending(command, statement.classification(), statement,
+                command != Command.STMT_FETCH && mentionsLastInsertId(statement.sql()), 0, null));
+    }
+
+    private static String commandName(Command command) {
+        return switch (command) {
+            case STMT_EXECUTE, STMT_BULK_EXECUTE -> "mysqld_stmt_execute";
+            case STMT_FETCH -> "mysqld_stmt_fetch";
+            case STMT_RESET -> "mysqld_stmt_reset";
+            default -> "mysqld_stmt_send_long_data";
+        };
+    }
+
+    /** COM_STMT_RESET: only a statement with a cursor or long data has anything to reset on its backend. */
+    private void statementReset(MySqlPacket packet) {
+        int id = StatementPackets.hasStatementId(packet.payload()) ? StatementPackets.statementId(packet.payload()) : 0;
+        Optional<ClientStatement> found = session.statements().find(id);
+        if (found.isEmpty()) {
+            packet.release();
+            writeError(1, ErrorCode.UNKNOWN_STATEMENT.packet(Integer.toUnsignedLong(id), "mysqld_stmt_reset"));
+            return;
+        }
+        ClientStatement statement = found.get();
+        if (session.backend() != null && (session.cursors().contains(statement.id()) || session.longData().contains(statement.id()))) {
+            forward(packet, new Pending(Command.STMT_RESET, statement.classification(), statement, false, 0, null));
+            return;
+        }
+        packet.release();
+        writeOk(1);
+    }
+
+    /** COM_STMT_CLOSE: forgets the statement; the backend keeps it cached for other sessions. No response. */
+    private void statementClose(MySqlPacket packet) {
+        int id = StatementPackets.hasStatementId(packet.payload()) ? StatementPackets.statementId(packet.payload()) : 0;
+        packet.release();
+        Optional<ClientStatement> removed = session.statements().remove(id);
+        if (removed.isEmpty()) {
+            return;
+        }
+        int statementId = removed.get().id();
+        BackendConnection backend = session.backend();
+        boolean open = session.cursors().remove(statementId) | session.longData().remove(statementId);
+        if (!open || backend == null) {
+            return;
+        }
+        BackendStatement cached = backend.statements().get(removed.get().cacheKey());
+        busy = true;
+        CompletableFuture<Void> reset = cached == null ? CompletableFuture.completedFuture(null) : backend.resetStatement(cached.id());
+        reset.whenComplete((ok, error) -> onLoop(() -> {
+            if (error != null) {
+                backend.markUntracked();
+            }
+            afterCommand();
+        }));
     }
 
     /**
@@ -335,7 +466,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             packet.release();
         }
         context.registry().unregister(session);
-        router.releaseBackend(session);
+        router.endSession(session, true);
         changingUser = true;
         busy = true;
         response = new HandshakeResponse41(session.capabilities(), response.maxPacketSize(),
@@ -366,34 +497,95 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         }));
     }
 
-    private void forward(MySqlPacket packet, Command command, SchemaChange schemaChange) {
+    private void forward(MySqlPacket packet, Pending pending) {
         busy = true;
         responseStarted = false;
-        router.backendFor(session, ctx.channel().eventLoop()).whenComplete((backend, error) -> onLoop(() -> {
+        router.backendFor(session, ctx.channel().eventLoop(), pending.needsLastInsertId()).whenComplete((backend, error) -> onLoop(() -> {
             if (error != null) {
                 packet.release();
-                writeError(1, context.errors().translate(error).packet());
-                commandDone();
+                failBeforeResponse(pending, error);
                 return;
             }
             if (!ctx.channel().isActive()) {
                 packet.release();
                 return;
             }
-            backend.execute(packet, command, new Relay(backend, command, schemaChange));
+            if (pending.statement() == null) {
+                backend.execute(packet, pending.command(), new Relay(backend, pending));
+                return;
+            }
+            preparedOn(backend, pending.statement()).whenComplete((prepared, failure) -> onLoop(() -> {
+                if (failure != null) {
+                    packet.release();
+                    failBeforeResponse(pending, failure);
+                    return;
+                }
+                MySqlPacket out = StatementRewriter.forBackend(packet, pending.statement(), prepared, ctx.alloc());
+                backend.execute(out, pending.command(), new Relay(backend, pending));
+            }));
         }));
     }
 
-    /** Streams one command's response to the client. Called on the backend's event loop. */
+    private void failBeforeResponse(Pending pending, Throwable error) {
+        if (pending.command() == Command.STMT_PREPARE) {
+            session.statements().prepareFailed();
+        }
+        if (pending.command() == Command.STMT_SEND_LONG_DATA) {
+            // No response is allowed: the next execute of this statement reports the failure.
+            afterCommand();
+            return;
+        }
+        writeError(1, context.errors().translate(error).packet());
+        afterCommand();
+    }
+
+    /** The backend statement serving {@code statement} on {@code backend}: cached, or prepared now. */
+    private CompletableFuture<BackendStatement> preparedOn(BackendConnection backend, ClientStatement statement) {
+        BackendStatement cached = backend.statements().get(statement.cacheKey());
+        if (cached != null) {
+            return CompletableFuture.completedFuture(cached);
+        }
+        String schema = backend.schema();
+        boolean switchSchema = !statement.schema().isEmpty() && !statement.schema().equals(schema);
+        CompletableFuture<Void> before = switchSchema ? backend.run(Command.INIT_DB, statement.schema())
+                : CompletableFuture.completedFuture(null);
+        return before.thenCompose(ok -> backend.prepare(statement.sql()))
+                .thenCompose(prepared -> {
+                    cache(backend, statement.cacheKey(), prepared);
+                    if (!switchSchema || schema == null || schema.isEmpty()) {
+                        if (switchSchema) {
+                            backend.schema(statement.schema());
+                        }
+                        return CompletableFuture.completedFuture(prepared);
+                    }
+                    return backend.run(Command.INIT_DB, schema).thenApply(back -> prepared);
+                });
+    }
+
+    private static void cache(BackendConnection backend, String key, BackendStatement statement) {
+        for (BackendStatement evicted : backend.statements().put(key, statement)) {
+            backend.closeStatement(evicted.id());
+        }
+    }
+
+    /**
+     * Streams one command's response to the client, and notes on the way what it changes in the
+     * session. {@link #packet} runs on the backend's event loop; the session is updated in
+     * {@link #complete} on the client's.
+     */
     private final class Relay implements ResponseSink {
         private final BackendConnection backend;
-        private final Command command;
-        private final SchemaChange schemaChange;
+        private final Pending pending;
+        private final boolean clientTracksSession;
+        private java.util.List<SessionStateInfo> changes;
+        private long insertId;
+        private int preparedBackendId = -1;
+        private int preparedParameters;
 
-        Relay(BackendConnection backend, Command command, SchemaChange schemaChange) {
+        Relay(BackendConnection backend, Pending pending) {
             this.backend = backend;
-            this.command = command;
-            this.schemaChange = schemaChange;
+            this.pending = pending;
+            this.clientTracksSession = Capabilities.has(session.capabilities(), Capabilities.CLIENT_SESSION_TRACK);
         }
 
         @Override
@@ -402,12 +594,41 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                 // The server asks for a local file (possible only when allow_local_infile is on).
                 localInfileTarget = backend;
             }
+            if (backend.lastPacketWasOk()) {
+                packet = noteOk(packet);
+            } else if (pending.command() == Command.STMT_PREPARE && preparedBackendId < 0 && packet.header() == 0x00) {
+                preparedBackendId = StatementPackets.statementId(packet.payload());
+                preparedParameters = StatementPackets.prepareOkParameters(packet.payload());
+                StatementPackets.statementId(packet.payload(), pending.preparedId());
+            }
             responseStarted = true;
             context.metrics().bytesOut(packet.payload().readableBytes() + 4L);
             ctx.write(packet, ctx.voidPromise());
             if (!ctx.channel().isWritable()) {
                 backend.autoRead(false);
             }
+        }
+
+        /** Reads an OK's session changes and insert id; strips the state for a client that did not ask for it. */
+        private MySqlPacket noteOk(MySqlPacket packet) {
+            SessionStateInfo info = SessionStateInfo.ofOk(packet.payload());
+            if (info != SessionStateInfo.NONE) {
+                if (changes == null) {
+                    changes = new java.util.ArrayList<>(2);
+                }
+                changes.add(info);
+            }
+            long id = OkPacket.lastInsertId(packet.payload());
+            if (id != 0) {
+                insertId = id;
+            }
+            if (clientTracksSession || !SessionStateInfo.hasTrailer(packet.payload())) {
+                return packet;
+            }
+            MySqlPacket stripped = new MySqlPacket(packet.sequenceId(),
+                    SessionStateInfo.withoutSessionState(packet.payload(), ctx.alloc()));
+            packet.release();
+            return stripped;
         }
 
         @Override
@@ -418,36 +639,99 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         @Override
         public void complete(int status, boolean error) {
             onLoop(() -> {
-                if (!error) {
-                    schemaChange.apply(session, backend);
-                    if (!command.hasNoResponse() && session != null) {
-                        session.status(status);
-                    }
-                }
-                if (command.hasNoResponse()) {
-                    commandDone();
+                if (session == null) {
                     return;
                 }
-                ctx.flush();
-                commandDone();
+                SessionChanges.apply(session, backend, pending.classification(), changes, insertId);
+                if (!pending.command().hasNoResponse()) {
+                    session.status(status);
+                }
+                statementBookkeeping(status, error);
+                if (!pending.command().hasNoResponse()) {
+                    ctx.flush();
+                }
+                afterCommand();
             });
+        }
+
+        private void statementBookkeeping(int status, boolean error) {
+            ClientStatement statement = pending.statement();
+            switch (pending.command()) {
+                case STMT_PREPARE -> {
+                    if (error || preparedBackendId < 0) {
+                        session.statements().prepareFailed();
+                        return;
+                    }
+                    ClientStatement added = session.statements().add(pending.preparedId(), pending.preparedSql(),
+                            session.schema(), preparedParameters, pending.classification());
+                    if (backend.statements().get(added.cacheKey()) == null) {
+                        cache(backend, added.cacheKey(), new BackendStatement(preparedBackendId, preparedParameters));
+                    } else {
+                        backend.closeStatement(preparedBackendId); // the connection has it already
+                    }
+                }
+                case STMT_EXECUTE -> {
+                    session.longData().remove(statement.id());
+                    if (!error && (status & ServerStatus.CURSOR_EXISTS) != 0) {
+                        session.cursors().add(statement.id());
+                    } else {
+                        session.cursors().remove(statement.id());
+                    }
+                }
+                case STMT_FETCH -> {
+                    if (error || (status & ServerStatus.LAST_ROW_SENT) != 0) {
+                        session.cursors().remove(statement.id());
+                    }
+                }
+                case STMT_RESET -> {
+                    session.cursors().remove(statement.id());
+                    session.longData().remove(statement.id());
+                }
+                default -> {
+                }
+            }
         }
 
         @Override
         public void failed(Throwable cause) {
             LOG.log(System.Logger.Level.WARNING, "connection " + connectionId + ": backend " + backend.target()
-                    + " failed during " + command + (responseStarted ? " after part of the response was sent" : ""), cause);
+                    + " failed during " + pending.command() + (responseStarted ? " after part of the response was sent" : ""), cause);
             ctx.executor().execute(() -> {
+                if (session == null) {
+                    return;
+                }
                 router.discardBackend(session);
+                // Whatever lived on that connection is gone with it.
+                session.cursors().clear();
+                session.longData().clear();
                 if (responseStarted) {
                     // Part of a response already reached the client: the only consistent end is a close.
                     state = State.CLOSED;
                     ctx.close();
                     return;
                 }
-                writeError(1, context.errors().translate(cause).packet());
+                if (pending.command() == Command.STMT_PREPARE) {
+                    session.statements().prepareFailed();
+                }
+                if (!pending.command().hasNoResponse()) {
+                    writeError(1, context.errors().translate(cause).packet());
+                }
                 commandDone();
             });
+        }
+    }
+
+    /** After a command: the session lets go of its backend connection unless it must hold it, then runs the next. */
+    private void afterCommand() {
+        if (session == null) {
+            commandDone();
+            return;
+        }
+        CompletableFuture<Void> finished = router.commandFinished(session);
+        if (finished.isDone()) {
+            commandDone();
+        } else {
+            finished.whenComplete((ok, error) -> onLoop(this::commandDone));
         }
     }
 
@@ -506,7 +790,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         }
         if (session != null) {
             context.registry().unregister(session);
-            router.releaseBackend(session);
+            router.endSession(session, false);
         }
         if (reserved) {
             context.registry().unreserve();

@@ -45,10 +45,12 @@ public final class Capabilities {
 
     /**
      * Flags that change the shape of what a backend sends, and so must be the same on the client's
-     * and the backend connection's side for packets to be relayed unchanged.
+     * and the backend connection's side for packets to be relayed unchanged. CLIENT_SESSION_TRACK
+     * is not one of them: backend connections always track session state, and Shardgate strips
+     * the state from OK packets for clients that did not ask for it.
      */
     public static final long RESPONSE_SHAPING = CLIENT_FOUND_ROWS | CLIENT_MULTI_STATEMENTS | CLIENT_MULTI_RESULTS
-            | CLIENT_PS_MULTI_RESULTS | CLIENT_SESSION_TRACK | CLIENT_DEPRECATE_EOF | CLIENT_IGNORE_SPACE
+            | CLIENT_PS_MULTI_RESULTS | CLIENT_DEPRECATE_EOF | CLIENT_IGNORE_SPACE
             | CLIENT_LONG_FLAG | CLIENT_ODBC;
 
     private Capabilities() {

@@ -60,10 +60,12 @@ class ConfigLoaderTest {
                   handshake_timeout_ms: 400
                   idle_timeout_s: 60
                   max_allowed_packet: 2048
+                  max_prepared_statements: 100
+                  backend_statement_cache: 20
                 allow_local_infile: true
                 """);
         assertThat(config.limits()).isEqualTo(new LimitsConfig(10, 3, java.time.Duration.ofMillis(250),
-                java.time.Duration.ofMillis(300), java.time.Duration.ofMillis(400), java.time.Duration.ofSeconds(60), 2048));
+                java.time.Duration.ofMillis(300), java.time.Duration.ofMillis(400), java.time.Duration.ofSeconds(60), 2048, 100, 20));
         assertThat(config.allowLocalInfile()).isTrue();
         assertThat(config.listen()).isEqualTo(new HostPort("0.0.0.0", 4000));
         assertThat(config.admin().listen()).isEqualTo(new HostPort("127.0.0.2", 9000));

@@ -10,19 +10,22 @@ import static java.util.Objects.requireNonNull;
  * @param temporaryTable whether a temporary table is created or dropped (by any part of a multi-statement)
  * @param multiStatement whether the input holds more than one non-empty statement
  * @param hints the Shardgate hints found in comments anywhere in the input
+ * @param effects what the statement does to the connection's session besides system variables
  */
 public record Classification(
         StatementClass statementClass,
         TransactionKind transactionKind,
         TemporaryTable temporaryTable,
         boolean multiStatement,
-        Hints hints) {
+        Hints hints,
+        SessionEffects effects) {
 
     public Classification {
         requireNonNull(statementClass, "statementClass is null");
         requireNonNull(transactionKind, "transactionKind is null");
         requireNonNull(temporaryTable, "temporaryTable is null");
         requireNonNull(hints, "hints is null");
+        requireNonNull(effects, "effects is null");
         if ((statementClass == StatementClass.TRANSACTION) != (transactionKind != TransactionKind.NONE)) {
             throw new IllegalArgumentException("transactionKind " + transactionKind + " does not fit class " + statementClass);
         }

@@ -22,6 +22,7 @@ public final class StatementClassifier {
         TransactionKind kind = TransactionKind.NONE;
         TemporaryTable temporary = TemporaryTable.NONE;
         int statements = 0;
+        SessionEffects effects = SessionEffects.NONE;
         for (TokenType type = lexer.next(); type != TokenType.END; type = lexer.next()) {
             if (type == TokenType.SEMICOLON) {
                 continue;
@@ -29,6 +30,7 @@ public final class StatementClassifier {
             facts.read();
             statements++;
             Part part = classify(facts);
+            effects = effects.and(effects(facts));
             if (combined == null || part.statementClass.compareTo(combined) > 0) {
                 combined = part.statementClass;
                 kind = part.kind;
@@ -41,9 +43,25 @@ public final class StatementClassifier {
             }
         }
         if (combined == null) {
-            return new Classification(StatementClass.OTHER, TransactionKind.NONE, TemporaryTable.NONE, false, lexer.hints());
+            return new Classification(StatementClass.OTHER, TransactionKind.NONE, TemporaryTable.NONE, false, lexer.hints(),
+                    SessionEffects.NONE);
         }
-        return new Classification(combined, kind, temporary, statements > 1, lexer.hints());
+        return new Classification(combined, kind, temporary, statements > 1, lexer.hints(), effects);
+    }
+
+    private static SessionEffects effects(StatementFacts facts) {
+        String first = facts.upperCaseWord(0);
+        boolean assigns = first.equals("SET") || first.equals("LOAD") || facts.into || facts.userVariableAssignment;
+        boolean locksTables = first.equals("LOCK");
+        boolean unlocksTables = first.equals("UNLOCK");
+        boolean sqlPrepared = first.equals("PREPARE") || first.equals("EXECUTE") || first.equals("DEALLOCATE")
+                || (first.equals("DROP") && facts.isWord(1, "PREPARE"));
+        if (!(assigns && !facts.userVariables.isEmpty()) && !facts.namedLock && !facts.namedLocksReleased
+                && !locksTables && !unlocksTables && !sqlPrepared && !facts.calcFoundRows) {
+            return SessionEffects.NONE;
+        }
+        return new SessionEffects(assigns ? facts.userVariables : java.util.List.of(), facts.namedLock, facts.namedLocksReleased,
+                locksTables, unlocksTables, sqlPrepared, facts.calcFoundRows);
     }
 
     private record Part(StatementClass statementClass, TransactionKind kind, TemporaryTable temporary) {

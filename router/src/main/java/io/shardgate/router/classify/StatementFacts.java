@@ -37,6 +37,11 @@ final class StatementFacts {
     boolean readOnlyPhrase;
     boolean readWritePhrase;
     boolean globalScope;
+    boolean namedLock;
+    boolean namedLocksReleased;
+    boolean calcFoundRows;
+    /** User variables named anywhere in the statement, lower case and unquoted; empty (and shared) when none. */
+    java.util.List<String> userVariables = java.util.List.of();
     Switch autocommit;
     Switch transactionReadOnly;
     private int withMainStart;
@@ -89,6 +94,7 @@ final class StatementFacts {
                 }
                 if (lexer.isWord("SQL_CALC_FOUND_ROWS")) {
                     primaryFunction = true; // FOUND_ROWS() must then ask the server that ran this
+                    calcFoundRows = true;
                 }
                 else if (lexer.isWord("INTO")) {
                     into = true;
@@ -99,6 +105,9 @@ final class StatementFacts {
                 }
             }
             else if (type == TokenType.VARIABLE) {
+                if (!startsWithIgnoreCase(start, end, "@@")) {
+                    noticeUserVariable(start, end);
+                }
                 if (depth == 0 && startsAssignment(type1, start1, end1)
                         && (startsWithIgnoreCase(start, end, "@@GLOBAL.") || startsWithIgnoreCase(start, end, "@@PERSIST"))) {
                     globalScope = true;
@@ -108,6 +117,11 @@ final class StatementFacts {
                 if (lexer.isOperator('(')) {
                     if (type1 == TokenType.WORD && isAnyOf(start1, end1, PRIMARY_FUNCTIONS)) {
                         primaryFunction = true;
+                        if (lexer.regionEqualsIgnoreCase(start1, end1, "GET_LOCK")) {
+                            namedLock = true;
+                        } else if (lexer.regionEqualsIgnoreCase(start1, end1, "RELEASE_ALL_LOCKS")) {
+                            namedLocksReleased = true;
+                        }
                     }
                     if (isWith && depth == 0 && withMainStart < 0 && type1 == TokenType.OPERATOR && lexer.regionEqualsIgnoreCase(start1, end1, ")")) {
                         parenthesisedWithMain = true; // WITH c AS (...) (SELECT ...)
@@ -134,6 +148,27 @@ final class StatementFacts {
         }
     }
 
+    /** Records {@code @name}, {@code @'name'}, {@code @`name`} or {@code @"name"} by its unquoted, lower-case name. */
+    private void noticeUserVariable(int start, int end) {
+        int from = start + 1;
+        int to = end;
+        if (to - from >= 2 && (charAt(from) == '\'' || charAt(from) == '`' || charAt(from) == '"') && charAt(to - 1) == charAt(from)) {
+            from++;
+            to--;
+        }
+        StringBuilder name = new StringBuilder(to - from);
+        for (int p = from; p < to; p++) {
+            name.append(Character.toLowerCase(charAt(p)));
+        }
+        String text = name.toString();
+        if (userVariables.isEmpty()) {
+            userVariables = new java.util.ArrayList<>(2);
+        }
+        if (!userVariables.contains(text)) {
+            userVariables.add(text);
+        }
+    }
+
     /** Whether a token after this one begins a SET assignment: it follows SET or a comma. */
     private boolean startsAssignment(TokenType previous, int start, int end) {
         return (previous == TokenType.WORD && lexer.regionEqualsIgnoreCase(start, end, "SET"))
@@ -149,6 +184,10 @@ final class StatementFacts {
         readOnlyPhrase = false;
         readWritePhrase = false;
         globalScope = false;
+        namedLock = false;
+        namedLocksReleased = false;
+        calcFoundRows = false;
+        userVariables = java.util.List.of();
         autocommit = Switch.UNSET;
         transactionReadOnly = Switch.UNSET;
         withMainStart = -1;

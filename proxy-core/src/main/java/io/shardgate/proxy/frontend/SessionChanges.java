@@ -1,0 +1,126 @@
+package io.shardgate.proxy.frontend;
+
+import io.shardgate.proxy.backend.BackendConnection;
+import io.shardgate.proxy.protocol.SessionStateInfo;
+import io.shardgate.proxy.session.SessionPin;
+import io.shardgate.proxy.session.SessionSettings;
+import io.shardgate.proxy.session.SessionVariables;
+import io.shardgate.proxy.session.SettingsSync;
+import io.shardgate.router.classify.Classification;
+import io.shardgate.router.classify.SessionEffects;
+import io.shardgate.router.classify.StatementClass;
+import io.shardgate.router.classify.TemporaryTable;
+import io.shardgate.router.classify.TransactionKind;
+
+import java.util.List;
+
+/**
+ * Applies what a completed command did to its session: the system variables and schema the server
+ * reported through session tracking, the insert id, and the effects the statement's text reveals
+ * (user variables to read, locks, temporary tables, SQL prepared statements, one-shot SET
+ * TRANSACTION, SQL_CALC_FOUND_ROWS), which decide whether the session must keep its connection.
+ *
+ * <p>A state change the server flags but neither tracking nor the text explains (a procedure
+ * setting a user variable, say) pins the session to its connection for good: Shardgate cannot
+ * carry what it cannot name.
+ */
+final class SessionChanges {
+    private SessionChanges() {
+    }
+
+    static void apply(ClientSession session, BackendConnection backend, Classification classification,
+                      List<SessionStateInfo> changes, long insertId) {
+        boolean reported = false;
+        boolean flagged = false;
+        if (changes != null) {
+            SessionVariables system = session.settings().system();
+            for (SessionStateInfo info : changes) {
+                for (SessionStateInfo.Variable variable : info.variables()) {
+                    reported = true;
+                    switch (variable.name()) {
+                        case "last_gtid" -> session.lastGtid(variable.value());
+                        case "last_insert_id" -> session.lastInsertId(parseUnsigned(variable.value()));
+                        default -> {
+                            if (SettingsSync.replayed(variable.name())) {
+                                system = system.with(variable.name(), variable.value());
+                            }
+                        }
+                    }
+                }
+                if (info.schema() != null) {
+                    reported = true;
+                    session.schema(info.schema());
+                    backend.schema(info.schema());
+                }
+                flagged |= info.stateChanged();
+            }
+            session.settings(session.settings().withSystem(system));
+        }
+        if (insertId != 0) {
+            session.lastInsertId(insertId);
+        }
+        boolean pinnedForFoundRows = session.pins().remove(SessionPin.FOUND_ROWS);
+        if (classification == null) {
+            if (flagged && !reported) {
+                session.pins().add(SessionPin.UNTRACKED_STATE);
+            }
+            if (pinnedForFoundRows) {
+                session.pins().add(SessionPin.FOUND_ROWS); // COM_PING and the like do not count as the next statement
+            }
+            return;
+        }
+        SessionEffects effects = classification.effects();
+        session.unreadUserVariables().addAll(effects.userVariables());
+        if (effects.takesNamedLock()) {
+            session.pins().add(SessionPin.NAMED_LOCKS);
+        }
+        if (effects.releasesNamedLocks()) {
+            session.pins().remove(SessionPin.NAMED_LOCKS);
+        }
+        if (effects.locksTables()) {
+            session.pins().add(SessionPin.TABLE_LOCKS);
+        }
+        if (effects.unlocksTables()) {
+            session.pins().remove(SessionPin.TABLE_LOCKS);
+        }
+        if (effects.sqlPreparedStatement()) {
+            session.pins().add(SessionPin.SQL_PREPARED_STATEMENTS);
+        }
+        if (effects.calcFoundRows()) {
+            session.pins().add(SessionPin.FOUND_ROWS);
+        }
+        if (classification.temporaryTable() == TemporaryTable.CREATE) {
+            session.pins().add(SessionPin.TEMPORARY_TABLES);
+        }
+        boolean setting = isSessionSetting(classification);
+        TransactionKind kind = classification.transactionKind();
+        boolean oneShot = kind == TransactionKind.SET_TRANSACTION_READ_ONLY || kind == TransactionKind.SET_TRANSACTION_READ_WRITE
+                || (kind == TransactionKind.SET_TRANSACTION_ISOLATION && !reported);
+        if (oneShot) {
+            session.pins().add(SessionPin.NEXT_TRANSACTION);
+        } else if (!setting && !session.inTransaction()) {
+            session.pins().remove(SessionPin.NEXT_TRANSACTION);
+        }
+        boolean explained = reported || !effects.userVariables().isEmpty() || effects.sqlPreparedStatement()
+                || classification.temporaryTable() != TemporaryTable.NONE;
+        if (flagged && !explained) {
+            session.pins().add(SessionPin.UNTRACKED_STATE);
+        }
+    }
+
+    private static boolean isSessionSetting(Classification classification) {
+        return classification.statementClass() == StatementClass.SESSION || switch (classification.transactionKind()) {
+            case AUTOCOMMIT_ON, AUTOCOMMIT_OFF, SET_TRANSACTION_READ_ONLY, SET_TRANSACTION_READ_WRITE,
+                    SET_SESSION_TRANSACTION_READ_ONLY, SET_SESSION_TRANSACTION_READ_WRITE, SET_TRANSACTION_ISOLATION -> true;
+            default -> false;
+        };
+    }
+
+    private static long parseUnsigned(String value) {
+        try {
+            return Long.parseUnsignedLong(value);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+}
