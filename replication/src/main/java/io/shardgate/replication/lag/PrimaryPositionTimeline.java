@@ -32,6 +32,18 @@ import static java.util.Objects.requireNonNull;
  * see the domain, so every write of it came later. Without this a replica lacking only the new
  * domain would count as infinitely stale instead of stale since that poll.
  *
+ * <p>Worked example, one domain, times in ms of the proxy clock:
+ * <pre>
+ *   poll sent at   0 reads 0-1-10
+ *   poll sent at  50 reads 0-1-12
+ *   poll sent at 100 reads 0-1-15
+ *   replica applied 0-1-15, asked at 120: caught up, lag 0
+ *   replica applied 0-1-13, asked at 120: holds 0-1-12 (the 50 ms poll), lag 120 - 50 = 70
+ *   same replica, still at 0-1-13, asked at 620: lag 570, growing with the clock
+ *   replica applied 0-1-9: lacks writes older than anything seen, lag unknown (infinite)
+ * </pre>
+ * With several domains the replica is as stale as its worst domain.
+ *
  * <p>Not thread-safe: {@link ShardLagTracker} guards it.
  */
 final class PrimaryPositionTimeline {

@@ -5,7 +5,6 @@ import io.shardgate.replication.gtid.MariaDbGtidPosition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 
 import static java.util.Objects.requireNonNull;
@@ -75,7 +74,7 @@ public final class ReplicaLagMonitor implements AutoCloseable {
     private final LongSupplier clock;
     private final ShardLagTracker tracker;
     private final List<PollLoop> loops = new ArrayList<>();
-    private final AtomicBoolean started = new AtomicBoolean();
+    private boolean started;
 
     private ReplicaLagMonitor(Builder builder) {
         this.shard = requireNonNull(builder.shard, "shard is null");
@@ -99,10 +98,11 @@ public final class ReplicaLagMonitor implements AutoCloseable {
     }
 
     /** Starts one polling thread for the primary and one per replica. Once only. */
-    public void start() {
-        if (!started.compareAndSet(false, true)) {
-            throw new IllegalStateException("lag monitor of shard " + shard + " already started");
+    public synchronized void start() {
+        if (started) {
+            throw new IllegalStateException("lag monitor of shard " + shard + " already started or closed");
         }
+        started = true;
         loops.add(new PollLoop(threadName(primary), settings.pollInterval(),
                 new PrimaryProbe(connectionTo(primary), clock, tracker)));
         for (MonitoredServer replica : replicas) {
@@ -117,8 +117,8 @@ public final class ReplicaLagMonitor implements AutoCloseable {
      * their timeouts bound; a closed monitor cannot start again.
      */
     @Override
-    public void close() {
-        started.set(true);
+    public synchronized void close() {
+        started = true;
         loops.forEach(PollLoop::stop);
         Duration patience = settings.longestPoll().plus(settings.pollInterval());
         try {
