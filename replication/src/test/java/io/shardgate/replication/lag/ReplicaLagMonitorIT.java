@@ -77,7 +77,7 @@ class ReplicaLagMonitorIT {
     }
 
     @AfterAll
-    void stop() throws InterruptedException {
+    void stop() {
         measurements.forEach(line -> System.out.println("[lag-it] " + line));
         if (writer != null) {
             writer.close();
@@ -144,13 +144,16 @@ class ReplicaLagMonitorIT {
     @Test
     @Order(3)
     void aSqlThreadBlockedByAReadLockShowsLagWhileLookingHealthy() {
-        try (Node.Block ignored = stuck.blockWithReadLock()) {
+        Node.Block block = stuck.blockWithReadLock();
+        try {
             assertStaleReportedInTime("SQL thread blocked by a read lock", System.nanoTime());
 
             ReplicaLag lag = monitor.status(stuckServer);
             assertThat(lag.state()).as("the server reports nothing wrong").isEqualTo(ReplicaState.HEALTHY);
             assertThat(lag.sqlThreadRunning()).isTrue();
             assertThat(stuck.replicaStatus().get("Slave_SQL_Running")).isEqualTo("Yes");
+        } finally {
+            block.close();
         }
         assertRecovers("read lock released");
     }
@@ -179,7 +182,7 @@ class ReplicaLagMonitorIT {
 
     @Test
     @Order(5)
-    void caughtUpReplicasOfAnIdlePrimaryReportExactlyZero() throws InterruptedException {
+    void caughtUpReplicasOfAnIdlePrimaryReportExactlyZero() {
         writer.close();
         assertThat(writer.failure()).isNull();
         topology.awaitReplication(Duration.ofSeconds(30));

@@ -69,8 +69,12 @@ final class SteadyWriter implements AutoCloseable {
 
     /** Stops writing and waits for the statement in flight. */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         running = false;
-        thread.join(10_000);
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
