@@ -1,0 +1,80 @@
+package io.shardgate.replication.lag;
+
+import io.shardgate.replication.gtid.MariaDbGtidPosition;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads one replica's applied position ({@code @@gtid_slave_pos}) and its replication threads
+ * ({@code SHOW ALL SLAVES STATUS}) and reports them, stamped with the time the first query was
+ * sent: the position is at least what it was then. A failed connection or query makes the
+ * replica {@link ReplicaState#UNREACHABLE}; anything else that goes wrong (an unreadable
+ * position) makes it {@link ReplicaState#UNKNOWN}. Both count as infinitely stale.
+ */
+final class ReplicaProbe implements Probe {
+    private final MonitoredServer replica;
+    private final ProbeConnection connection;
+    private final LongSupplier clock;
+    private final ShardLagTracker tracker;
+
+    ReplicaProbe(MonitoredServer replica, ProbeConnection connection, LongSupplier clock, ShardLagTracker tracker) {
+        this.replica = requireNonNull(replica, "replica is null");
+        this.connection = requireNonNull(connection, "connection is null");
+        this.clock = requireNonNull(clock, "clock is null");
+        this.tracker = requireNonNull(tracker, "tracker is null");
+    }
+
+    private record Reading(MariaDbGtidPosition applied, ReplicationStatus status) {
+    }
+
+    @Override
+    public void poll() {
+        long sent = clock.getAsLong();
+        try {
+            Reading reading = connection.run(ReplicaProbe::read);
+            tracker.replicaPolled(replica, sent, reading.applied(), reading.status());
+        } catch (SQLException e) {
+            tracker.replicaFailed(replica, ReplicaState.UNREACHABLE, describe(e));
+        } catch (RuntimeException e) {
+            tracker.replicaFailed(replica, ReplicaState.UNKNOWN, describe(e));
+        }
+    }
+
+    private static Reading read(Connection connection) throws SQLException {
+        MariaDbGtidPosition applied = MariaDbGtidPosition.parse(
+                ProbeConnection.queryString(connection, "SELECT @@GLOBAL.gtid_slave_pos"));
+        List<Map<String, String>> rows = new ArrayList<>();
+        try (Statement statement = connection.createStatement();
+             ResultSet result = statement.executeQuery("SHOW ALL SLAVES STATUS")) {
+            ResultSetMetaData columns = result.getMetaData();
+            while (result.next()) {
+                Map<String, String> row = new HashMap<>();
+                for (int i = 1; i <= columns.getColumnCount(); i++) {
+                    row.put(columns.getColumnLabel(i), result.getString(i));
+                }
+                rows.add(row);
+            }
+        }
+        return new Reading(applied, ReplicationStatus.of(rows));
+    }
+
+    private static String describe(Exception e) {
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
+
+    @Override
+    public void close() {
+        connection.close();
+    }
+}
