@@ -2,6 +2,7 @@ package io.shardgate.it;
 
 import io.shardgate.proxy.ShardgateProxy;
 import io.shardgate.proxy.config.ConfigLoader;
+import io.shardgate.replication.topology.Node;
 import io.shardgate.replication.topology.Shard;
 import io.shardgate.replication.topology.Topology;
 import io.shardgate.replication.topology.TopologySpec;
@@ -68,6 +69,10 @@ final class ProxyFixture implements AutoCloseable {
             yaml.append("  - name: ").append(shard.name()).append('\n')
                     .append("    engine: ").append(shard.engine().configName()).append('\n')
                     .append("    primary: ").append(shard.primary().address()).append('\n');
+            if (!shard.replicas().isEmpty()) {
+                yaml.append("    replicas: [").append(String.join(", ", shard.replicas().stream().map(Node::address).toList()))
+                        .append("]\n");
+            }
         }
         if (!extraYaml.contains("users:")) {
             yaml.append("users:\n  - { name: ").append(USER).append(", password: ").append(PASSWORD).append(" }\n");
@@ -83,6 +88,10 @@ final class ProxyFixture implements AutoCloseable {
 
     int port() {
         return proxy.port();
+    }
+
+    ShardgateProxy proxy() {
+        return proxy;
     }
 
     int adminPort() {

@@ -25,7 +25,18 @@ import io.shardgate.proxy.transport.Transport;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.time.Instant;
+import io.shardgate.proxy.config.HostPort;
+import io.shardgate.proxy.routing.BackendReport;
+import io.shardgate.proxy.routing.ReplicaBackend;
+import io.shardgate.proxy.routing.ShardBackends;
+import io.shardgate.replication.lag.LagMonitorSettings;
+import io.shardgate.replication.lag.MonitoredServer;
+import io.shardgate.replication.lag.ReplicaLagMonitor;
+
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -38,17 +49,17 @@ public final class ShardgateProxy implements AutoCloseable {
     private final Transport transport;
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
-    private final BackendPool primaryPool;
+    private final ShardBackends backends;
     private final FrontendServer frontend;
     private final AdminServer admin;
     private final AtomicBoolean serving = new AtomicBoolean();
 
-    private ShardgateProxy(Transport transport, EventLoopGroup boss, EventLoopGroup workers, BackendPool primaryPool,
+    private ShardgateProxy(Transport transport, EventLoopGroup boss, EventLoopGroup workers, ShardBackends backends,
                            FrontendServer frontend, AdminServer admin) {
         this.transport = transport;
         this.boss = boss;
         this.workers = workers;
-        this.primaryPool = primaryPool;
+        this.backends = backends;
         this.frontend = frontend;
         this.admin = admin;
     }
@@ -66,19 +77,21 @@ public final class ShardgateProxy implements AutoCloseable {
                     config.backendUser().password(), config.limits().backendConnectTimeout(), config.allowLocalInfile(),
                     config.limits().backendStatementCache());
             ShardConfig first = config.shards().get(0);
-            BackendPool primaryPool = new BackendPool(new BackendTarget(first.name(), "primary", first.primary()),
-                    connector, config.limits().maxBackendConnections(), config.limits().backendAcquireTimeout());
-            metrics.registerPool(primaryPool);
+            ShardBackends backends = backends(config, first, connector);
+            metrics.registerPool(backends.primary());
+            backends.replicas().forEach(replica -> metrics.registerReplica(backends, replica));
+            BackendReport report = new BackendReport(List.of(backends));
             Map<String, UserConfig> users = new LinkedHashMap<>();
             config.users().forEach(user -> users.put(user.name(), user));
             SecureRandom random = new SecureRandom();
-            FrontendContext context = new FrontendContext(config, users, primaryPool, Optional.of(tls(config, random)),
+            FrontendContext context = new FrontendContext(config, users, backends, report, Optional.of(tls(config, random)),
                     RsaKeyPair.generate(random), connections, metrics, new ErrorTranslator(), random);
             FrontendServer frontend = FrontendServer.start(transport, boss, workers, config.listen(), context);
             ShardgateProxy[] holder = new ShardgateProxy[1];
             AdminServer admin = AdminServer.start(transport, boss, config.admin().listen(), config.admin().token(),
-                    registry, () -> holder[0] != null && holder[0].serving.get());
-            ShardgateProxy proxy = new ShardgateProxy(transport, boss, workers, primaryPool, frontend, admin);
+                    registry, () -> holder[0] != null && holder[0].serving.get(),
+                    Map.of("/api/v1/replicas", report::replicasJson));
+            ShardgateProxy proxy = new ShardgateProxy(transport, boss, workers, backends, frontend, admin);
             holder[0] = proxy;
             proxy.serving.set(true);
             return proxy;
@@ -87,6 +100,29 @@ public final class ShardgateProxy implements AutoCloseable {
             boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw e;
         }
+    }
+
+    /** The shard's pools, and a lag monitor started for its replicas. */
+    private static ShardBackends backends(ShardgateConfig config, ShardConfig shard, BackendConnector connector) {
+        BackendPool primary = new BackendPool(new BackendTarget(shard.name(), "primary", shard.primary()),
+                connector, config.limits().maxBackendConnections(), config.limits().backendAcquireTimeout());
+        List<ReplicaBackend> replicas = new ArrayList<>();
+        ReplicaLagMonitor monitor = null;
+        if (!shard.replicas().isEmpty()) {
+            ReplicaLagMonitor.Builder builder = ReplicaLagMonitor.builder().shard(shard.name())
+                    .primary(new MonitoredServer(shard.primary().host(), shard.primary().port()))
+                    .credentials(config.backendUser().name(), config.backendUser().password())
+                    .settings(LagMonitorSettings.of(config.routing().lagPollInterval(), Duration.ofMillis(500), Duration.ofMillis(500)));
+            for (HostPort address : shard.replicas()) {
+                MonitoredServer server = new MonitoredServer(address.host(), address.port());
+                builder.replica(server);
+                replicas.add(new ReplicaBackend(new BackendPool(new BackendTarget(shard.name(), "replica", address), connector,
+                        config.limits().maxBackendConnections(), config.limits().backendAcquireTimeout()), server));
+            }
+            monitor = builder.build();
+            monitor.start();
+        }
+        return new ShardBackends(shard.name(), primary, replicas, monitor);
     }
 
     /** The configured PEM pair, or a self-signed certificate made now; TLS 1.2 and 1.3 only. */
@@ -119,7 +155,7 @@ public final class ShardgateProxy implements AutoCloseable {
         serving.set(false);
         frontend.close();
         admin.close();
-        primaryPool.close();
+        backends.close();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
     }

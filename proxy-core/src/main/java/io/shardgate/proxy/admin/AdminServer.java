@@ -26,7 +26,9 @@ import io.shardgate.proxy.transport.Transport;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
 
@@ -42,8 +44,10 @@ public final class AdminServer implements AutoCloseable {
     }
 
     public static AdminServer start(Transport transport, EventLoopGroup group, HostPort listen, String token,
-                                    PrometheusMeterRegistry registry, BooleanSupplier serving)
+                                    PrometheusMeterRegistry registry, BooleanSupplier serving,
+                                    Map<String, Supplier<String>> jsonEndpoints)
             throws InterruptedException {
+        Map<String, Supplier<String>> endpoints = Map.copyOf(jsonEndpoints);
         requireNonNull(token, "token is null");
         byte[] expected = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
         ServerBootstrap bootstrap = new ServerBootstrap()
@@ -54,7 +58,7 @@ public final class AdminServer implements AutoCloseable {
                     protected void initChannel(Channel ch) {
                         ch.pipeline().addLast(new HttpServerCodec());
                         ch.pipeline().addLast(new HttpObjectAggregator(64 * 1024));
-                        ch.pipeline().addLast(new Routes(expected, registry, serving));
+                        ch.pipeline().addLast(new Routes(expected, registry, serving, endpoints));
                     }
                 });
         return new AdminServer(bootstrap.bind(new InetSocketAddress(listen.host(), listen.port())).sync().channel());
@@ -73,11 +77,14 @@ public final class AdminServer implements AutoCloseable {
         private final byte[] expectedAuthorization;
         private final PrometheusMeterRegistry registry;
         private final BooleanSupplier serving;
+        private final Map<String, Supplier<String>> jsonEndpoints;
 
-        Routes(byte[] expectedAuthorization, PrometheusMeterRegistry registry, BooleanSupplier serving) {
+        Routes(byte[] expectedAuthorization, PrometheusMeterRegistry registry, BooleanSupplier serving,
+               Map<String, Supplier<String>> jsonEndpoints) {
             this.expectedAuthorization = expectedAuthorization;
             this.registry = registry;
             this.serving = serving;
+            this.jsonEndpoints = jsonEndpoints;
         }
 
         @Override
@@ -101,6 +108,11 @@ public final class AdminServer implements AutoCloseable {
             }
             if (path.equals("/metrics")) {
                 respond(ctx, request, HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8", registry.scrape());
+                return;
+            }
+            Supplier<String> json = jsonEndpoints.get(path);
+            if (json != null) {
+                respond(ctx, request, HttpResponseStatus.OK, "application/json", json.get());
                 return;
             }
             respond(ctx, request, HttpResponseStatus.NOT_FOUND, "text/plain", "no such endpoint: " + path + "\n");

@@ -39,6 +39,7 @@ public final class BackendConnection {
     private volatile SessionSettings settings = SessionSettings.DEFAULTS;
     private volatile boolean untracked;
     private volatile long lastInsertId;
+    private volatile BackendPool owner;
 
     BackendConnection(Channel channel, BackendTarget target, long capabilities, long shaping, long serverThreadId,
                       String schema, int statementCacheSize) {
@@ -221,6 +222,20 @@ public final class BackendConnection {
 
     public boolean isOpen() {
         return channel.isActive();
+    }
+
+    /** Whether the server's last reported status had a transaction open (read on the connection's loop, or after its response). */
+    public boolean inTransaction() {
+        return (tracker.lastStatus() & io.shardgate.proxy.protocol.ServerStatus.IN_TRANS) != 0;
+    }
+
+    /** The pool this connection belongs to, and must go back to. */
+    public BackendPool owner() {
+        return owner;
+    }
+
+    void owner(BackendPool pool) {
+        this.owner = pool;
     }
 
     /** The LAST_INSERT_ID() this connection would answer, as far as Shardgate knows. */

@@ -40,6 +40,7 @@ public final class BackendPool {
     private final int maxConnections;
     private final Duration acquireTimeout;
     private final AtomicInteger open = new AtomicInteger();
+    private final java.util.concurrent.atomic.LongAdder served = new java.util.concurrent.atomic.LongAdder();
     private final AtomicInteger inUse = new AtomicInteger();
     private final ConcurrentLinkedDeque<BackendConnection> idle = new ConcurrentLinkedDeque<>();
     /** Guarded by {@code this}. */
@@ -69,6 +70,15 @@ public final class BackendPool {
 
     public int idle() {
         return idle.size();
+    }
+
+    /** Commands this pool's connections were chosen for (by the router), for introspection. */
+    public long served() {
+        return served.sum();
+    }
+
+    public void countServed() {
+        served.increment();
     }
 
     public int maxConnections() {
@@ -133,7 +143,7 @@ public final class BackendPool {
             closed(connection);
             return;
         }
-        if (!connection.untracked() && connection.tracksSession()) {
+        if (!connection.untracked() && connection.tracksSession() && !connection.inTransaction()) {
             idle.addFirst(connection);
             drainWaiters();
             return;
@@ -261,8 +271,11 @@ public final class BackendPool {
                 open.decrementAndGet();
                 waiter.result.completeExceptionally(error);
                 drainWaiters();
-            } else if (!waiter.result.complete(connection)) {
-                release(connection);
+            } else {
+                connection.owner(this);
+                if (!waiter.result.complete(connection)) {
+                    release(connection);
+                }
             }
         });
     }

@@ -25,7 +25,7 @@ public final class ResponseTracker {
     private Command command = Command.UNKNOWN;
     private long remaining;
     private long pendingColumns;
-    private int lastStatus;
+    private int lastStatus = ServerStatus.AUTOCOMMIT;
     private boolean error;
     private boolean localInfile;
     private boolean ok;
@@ -37,7 +37,8 @@ public final class ResponseTracker {
     /** Starts following the response to {@code command}. */
     public void start(Command command) {
         this.command = command;
-        this.lastStatus = 0;
+        // lastStatus carries over: a response that ends in ERR reports no status, and the server's
+        // transaction state is still what the last OK or EOF said.
         this.error = false;
         this.localInfile = false;
         this.state = switch (command) {
@@ -52,7 +53,7 @@ public final class ResponseTracker {
         return state == State.DONE;
     }
 
-    /** Status flags of the last OK, EOF or terminator seen. */
+    /** Status flags of the last OK, EOF or terminator seen, in this response or an earlier one. */
     public int lastStatus() {
         return lastStatus;
     }

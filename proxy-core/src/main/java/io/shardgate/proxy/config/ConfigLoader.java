@@ -45,7 +45,7 @@ public final class ConfigLoader {
             throw new ConfigException("config: the file is empty");
         }
         root.requireObject(Set.of("listen", "admin", "server_version", "users", "backend_user", "shards", "limits",
-                "tls", "allow_local_infile"));
+                "tls", "allow_local_infile", "routing"));
         return new ShardgateConfig(
                 listen(root.get("listen"), 3307),
                 admin(root.get("admin")),
@@ -55,7 +55,33 @@ public final class ConfigLoader {
                 shards(root.get("shards")),
                 limits(root.get("limits")),
                 tls(root.get("tls")),
-                root.get("allow_local_infile").booleanValue(false));
+                root.get("allow_local_infile").booleanValue(false),
+                routing(root.get("routing")));
+    }
+
+    private static RoutingConfig routing(ConfigNode node) {
+        node.requireObject(Set.of("max_replica_lag_ms", "fallback", "causal_reads", "causal_wait_ms", "lag_poll_interval_ms"));
+        RoutingConfig d = RoutingConfig.DEFAULTS;
+        return new RoutingConfig(
+                node.get("max_replica_lag_ms").longValue(d.maxReplicaLagMs(), 0, 86_400_000),
+                choice(node.get("fallback"), RoutingConfig.Fallback.class, d.fallback()),
+                choice(node.get("causal_reads"), RoutingConfig.CausalReads.class, d.causalReads()),
+                Duration.ofMillis(node.get("causal_wait_ms").longValue(d.causalWait().toMillis(), 0, 60_000)),
+                Duration.ofMillis(node.get("lag_poll_interval_ms").longValue(d.lagPollInterval().toMillis(), 10, 10_000)));
+    }
+
+    private static <E extends Enum<E>> E choice(ConfigNode node, Class<E> type, E fallback) {
+        java.util.Optional<String> value = node.optionalString();
+        if (value.isEmpty()) {
+            return fallback;
+        }
+        for (E constant : type.getEnumConstants()) {
+            if (constant.name().equalsIgnoreCase(value.get())) {
+                return constant;
+            }
+        }
+        throw node.error("'" + value.get() + "' is not one of " + java.util.Arrays.stream(type.getEnumConstants())
+                .map(c -> c.name().toLowerCase(java.util.Locale.ROOT)).toList());
     }
 
     private static LimitsConfig limits(ConfigNode node) {

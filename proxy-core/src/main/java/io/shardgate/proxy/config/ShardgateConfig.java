@@ -16,10 +16,11 @@ import static java.util.Objects.requireNonNull;
  * @param limits        resource limits
  * @param tls           client TLS material
  * @param allowLocalInfile whether LOAD DATA LOCAL INFILE is offered to clients
+ * @param routing       read/write split settings
  */
 public record ShardgateConfig(HostPort listen, AdminConfig admin, String serverVersion, List<UserConfig> users,
                               BackendUser backendUser, List<ShardConfig> shards, LimitsConfig limits, TlsConfig tls,
-                              boolean allowLocalInfile) {
+                              boolean allowLocalInfile, RoutingConfig routing) {
     public ShardgateConfig {
         requireNonNull(listen, "listen is null");
         requireNonNull(admin, "admin is null");
@@ -29,6 +30,7 @@ public record ShardgateConfig(HostPort listen, AdminConfig admin, String serverV
         shards = List.copyOf(requireNonNull(shards, "shards is null"));
         requireNonNull(limits, "limits is null");
         requireNonNull(tls, "tls is null");
+        requireNonNull(routing, "routing is null");
     }
 
     public record AdminConfig(HostPort listen, String token) {

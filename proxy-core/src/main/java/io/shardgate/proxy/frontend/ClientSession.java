@@ -8,7 +8,10 @@ import io.shardgate.proxy.session.HandshakeCharset;
 import io.shardgate.proxy.session.SessionPin;
 import io.shardgate.proxy.session.SessionSettings;
 
+import io.shardgate.replication.gtid.MariaDbGtidPosition;
+
 import java.util.EnumSet;
+import java.util.OptionalLong;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -37,6 +40,10 @@ final class ClientSession {
     private SessionSettings settings;
     private long lastInsertId;
     private String lastGtid = "";
+    private MariaDbGtidPosition causalPosition = MariaDbGtidPosition.empty();
+    private OptionalLong maxLagMs = OptionalLong.empty();
+    private String nextTransaction;
+    private boolean nextTransactionReadOnly;
     private volatile BackendConnection backend;
 
     ClientSession(long connectionId, Channel channel, String user, String host, long capabilities, String schema,
@@ -66,6 +73,44 @@ final class ClientSession {
         status = ServerStatus.AUTOCOMMIT;
         settings = initialSettings();
         lastInsertId = 0;
+        maxLagMs = OptionalLong.empty();
+        nextTransaction = null;
+        nextTransactionReadOnly = false;
+    }
+
+    /**
+     * What a replica must have applied before it may serve this session a read: the session's own
+     * writes, and any causality token it presented.
+     */
+    MariaDbGtidPosition causalPosition() {
+        return causalPosition;
+    }
+
+    void causalPosition(MariaDbGtidPosition position) {
+        this.causalPosition = position;
+    }
+
+    /** The session's freshness budget (SET @@session.shardgate_max_lag_ms); empty: the config default. */
+    OptionalLong maxLagMs() {
+        return maxLagMs;
+    }
+
+    void maxLagMs(OptionalLong maxLagMs) {
+        this.maxLagMs = maxLagMs;
+    }
+
+    /** A SET TRANSACTION (next transaction only) to run before the session's next statement; null when none. */
+    String nextTransaction() {
+        return nextTransaction;
+    }
+
+    boolean nextTransactionReadOnly() {
+        return nextTransactionReadOnly;
+    }
+
+    void nextTransaction(String sql, boolean readOnly) {
+        this.nextTransaction = sql;
+        this.nextTransactionReadOnly = readOnly;
     }
 
     long connectionId() {
@@ -134,6 +179,11 @@ final class ClientSession {
 
     void lastGtid(String gtid) {
         this.lastGtid = gtid;
+        try {
+            causalPosition = causalPosition.with(io.shardgate.replication.gtid.MariaDbGtid.parse(gtid));
+        } catch (IllegalArgumentException e) {
+            // Not a MariaDB GTID (another server family): nothing to wait for.
+        }
     }
 
     EnumSet<SessionPin> pins() {

@@ -9,6 +9,20 @@ import io.shardgate.proxy.session.SessionPin;
 import io.shardgate.proxy.session.SettingsSync;
 import io.shardgate.proxy.session.UserVariableCapture;
 
+import io.shardgate.proxy.config.RoutingConfig;
+import io.shardgate.proxy.protocol.ServerStatus;
+import io.shardgate.proxy.routing.ReplicaBackend;
+import io.shardgate.proxy.routing.ReplicaChoice;
+import io.shardgate.proxy.routing.ReplicaChooser;
+import io.shardgate.proxy.routing.ShardBackends;
+import io.shardgate.replication.gtid.MariaDbGtidPosition;
+import io.shardgate.router.classify.Classification;
+import io.shardgate.router.classify.ReadWriteDecision;
+import io.shardgate.router.classify.RoutingDecision;
+import io.shardgate.router.classify.SessionRoutingState;
+import io.shardgate.router.classify.Target;
+
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -21,42 +35,113 @@ import java.util.concurrent.CompletableFuture;
  * command, and the next command takes whichever connection the pool offers, brought to the
  * session's settings first with one SET when they differ.
  *
- * <p>For now every session is served by the first shard's primary; read/write split and sharding
- * choose the pool here without touching the protocol handling.
+ * <p>Which pool: {@link ReadWriteDecision} says primary or replica from the statement's class and
+ * the session's state; a replica read goes to a replica whose measured lag fits its freshness
+ * budget (hint, session setting, config) and, for causal reads, that has applied the session's last
+ * write (or waits for it with MASTER_GTID_WAIT); failing that, the primary or an error per
+ * {@code routing.fallback}. For now one shard; sharding chooses the shard here too.
  */
 final class CommandRouter {
     private static final System.Logger LOG = System.getLogger(CommandRouter.class.getName());
     private final FrontendContext context;
+    private final ReplicaChooser chooser = new ReplicaChooser();
 
     CommandRouter(FrontendContext context) {
         this.context = context;
     }
 
-    private BackendPool pool() {
-        return context.primaryPool();
+    private ShardBackends shard() {
+        return context.backends();
     }
 
     /**
      * The connection that runs the session's next command, in the session's schema and settings.
-     * {@code needsLastInsertId}: the statement reads LAST_INSERT_ID(), so the connection must have the session's.
+     * {@code classification} is the statement's (null for commands that are not statements, which
+     * go to the primary); {@code needsLastInsertId}: it reads LAST_INSERT_ID(), so the connection
+     * must have the session's.
      */
-    CompletableFuture<BackendConnection> backendFor(ClientSession session, EventLoop loop, boolean needsLastInsertId) {
+    CompletableFuture<BackendConnection> backendFor(ClientSession session, EventLoop loop, Classification classification,
+                                                    boolean needsLastInsertId) {
         BackendConnection held = session.backend();
         if (held != null && held.isOpen()) {
             return CompletableFuture.completedFuture(held);
         }
         if (held != null) {
             session.backend(null);
-            pool().discard(held);
+            held.owner().discard(held);
         }
-        return pool().acquire(loop, session.capabilities(), session.schema(), session.settings())
+        if (classification == null) {
+            return bind(session, loop, shard().primary(), needsLastInsertId);
+        }
+        RoutingDecision decision = ReadWriteDecision.decide(classification, routingState(session), classification.hints());
+        if (decision.target() != Target.REPLICA) {
+            return bind(session, loop, shard().primary(), needsLastInsertId);
+        }
+        RoutingConfig routing = context.config().routing();
+        long budget = classification.hints().maxLagMs().orElse(session.maxLagMs().orElse(routing.maxReplicaLagMs()));
+        MariaDbGtidPosition mustHave = routing.causalReads() == RoutingConfig.CausalReads.OFF
+                ? MariaDbGtidPosition.empty() : session.causalPosition();
+        ReplicaChoice choice = chooser.choose(shard(), budget, mustHave);
+        if (choice.replica().isEmpty()) {
+            if (routing.fallback() == RoutingConfig.Fallback.ERROR) {
+                return CompletableFuture.failedFuture(ErrorCode.NO_FRESH_REPLICA.exception(shard().shard(), budget));
+            }
+            return bind(session, loop, shard().primary(), needsLastInsertId);
+        }
+        ReplicaBackend replica = choice.replica().get();
+        CompletableFuture<BackendConnection> bound = bind(session, loop, replica.pool(), needsLastInsertId);
+        if (choice.waitFor().isPresent()) {
+            long waitMs = Math.min(budget, routing.causalWait().toMillis());
+            bound = bound.thenCompose(connection -> caughtUp(connection, choice.waitFor().get(), waitMs).thenCompose(ok -> {
+                if (ok) {
+                    return CompletableFuture.completedFuture(connection);
+                }
+                // The replica did not apply the session's write in time: the primary has it.
+                session.backend(null);
+                connection.owner().release(connection);
+                return bind(session, loop, shard().primary(), needsLastInsertId);
+            }));
+        }
+        // A replica that cannot be reached costs the read nothing: the primary answers it.
+        return bound.exceptionallyCompose(error -> {
+            LOG.log(System.Logger.Level.WARNING, "connection " + session.connectionId() + ": replica "
+                    + replica.server().address() + " could not take a read, the primary answers it: " + error);
+            context.metrics().replicaFallback();
+            return bind(session, loop, shard().primary(), needsLastInsertId);
+        });
+    }
+
+    /** MASTER_GTID_WAIT on the replica: true when it applied {@code position} within {@code waitMs}. */
+    private static CompletableFuture<Boolean> caughtUp(BackendConnection connection, MariaDbGtidPosition position, long waitMs) {
+        String sql = "SELECT MASTER_GTID_WAIT('" + position + "', " + (waitMs / 1000.0) + ")";
+        return connection.query(sql).handle((result, error) -> error == null && result.rows().size() == 1
+                && result.rows().get(0).get(0) != null && new String(result.rows().get(0).get(0), StandardCharsets.US_ASCII).equals("0"));
+    }
+
+    /** What the read/write decision needs to know about the session. */
+    static SessionRoutingState routingState(ClientSession session) {
+        String autocommit = session.settings().system().values().get("autocommit");
+        String readOnly = session.settings().system().values().getOrDefault("tx_read_only",
+                session.settings().system().values().get("transaction_read_only"));
+        boolean readOnlyNext = session.nextTransactionReadOnly()
+                || (readOnly != null && (readOnly.equals("ON") || readOnly.equals("1")));
+        boolean inTransaction = session.inTransaction();
+        boolean readOnlyTransaction = inTransaction ? (session.status() & ServerStatus.IN_TRANS_READONLY) != 0 : readOnlyNext;
+        return new SessionRoutingState(inTransaction, readOnlyTransaction, session.pins().contains(SessionPin.TEMPORARY_TABLES),
+                autocommit == null || !(autocommit.equals("OFF") || autocommit.equals("0")));
+    }
+
+    private CompletableFuture<BackendConnection> bind(ClientSession session, EventLoop loop, BackendPool pool,
+                                                      boolean needsLastInsertId) {
+        return pool.acquire(loop, session.capabilities(), session.schema(), session.settings())
                 .thenCompose(connection -> bring(session, connection, needsLastInsertId).handle((ok, error) -> {
                     if (error != null) {
                         // The SET may have half applied: the connection is reset before anyone uses it.
                         connection.markUntracked();
-                        pool().release(connection);
+                        pool.release(connection);
                         throw error instanceof RuntimeException e ? e : new java.util.concurrent.CompletionException(error);
                     }
+                    pool.countServed();
                     session.backend(connection);
                     return connection;
                 }));
@@ -69,15 +154,20 @@ final class CommandRouter {
             String assign = "SESSION last_insert_id=" + Long.toUnsignedString(session.lastInsertId());
             sql = sql == null ? "SET " + assign : sql + ", " + assign;
         }
-        if (sql == null) {
-            return CompletableFuture.completedFuture(null);
+        CompletableFuture<Void> done = sql == null ? CompletableFuture.completedFuture(null)
+                : connection.run(Command.QUERY, sql).thenRun(() -> {
+                    connection.settings(session.settings());
+                    if (needsLastInsertId) {
+                        connection.lastInsertId(session.lastInsertId());
+                    }
+                });
+        String nextTransaction = session.nextTransaction();
+        if (nextTransaction == null) {
+            return done;
         }
-        return connection.run(Command.QUERY, sql).thenRun(() -> {
-            connection.settings(session.settings());
-            if (needsLastInsertId) {
-                connection.lastInsertId(session.lastInsertId());
-            }
-        });
+        // SET TRANSACTION (the next transaction only) runs right before the statement it is for.
+        session.nextTransaction(null, false);
+        return done.thenCompose(ok -> connection.run(Command.QUERY, nextTransaction));
     }
 
     /**
@@ -132,7 +222,7 @@ final class CommandRouter {
 
     private void release(ClientSession session, BackendConnection connection) {
         session.backend(null);
-        pool().release(connection);
+        connection.owner().release(connection);
     }
 
     /**
@@ -149,9 +239,9 @@ final class CommandRouter {
             backend.markUntracked();
         }
         if (backend.schema() == null) {
-            pool().discard(backend);
+            backend.owner().discard(backend);
         } else {
-            pool().release(backend);
+            backend.owner().release(backend);
         }
     }
 
@@ -159,7 +249,7 @@ final class CommandRouter {
         BackendConnection backend = session.backend();
         if (backend != null) {
             session.backend(null);
-            pool().discard(backend);
+            backend.owner().discard(backend);
         }
     }
 
@@ -181,12 +271,13 @@ final class CommandRouter {
             done = CompletableFuture.completedFuture(null);
         } else {
             String sql = (queryOnly ? "KILL QUERY " : "KILL CONNECTION ") + victim.serverThreadId();
-            done = pool().acquire(killer.channel().eventLoop(), 0, "")
+            BackendPool pool = victim.owner();
+            done = pool.acquire(killer.channel().eventLoop(), 0, "")
                     .thenCompose(control -> control.run(Command.QUERY, sql).whenComplete((ok, error) -> {
                         if (error == null) {
-                            pool().release(control);
+                            pool.release(control);
                         } else {
-                            pool().discard(control);
+                            pool.discard(control);
                         }
                     }));
         }

@@ -2,7 +2,8 @@ package io.shardgate.proxy.frontend;
 
 import io.netty.handler.ssl.SslContext;
 import io.shardgate.proxy.auth.RsaKeyPair;
-import io.shardgate.proxy.backend.BackendPool;
+import io.shardgate.proxy.routing.BackendReport;
+import io.shardgate.proxy.routing.ShardBackends;
 import io.shardgate.proxy.config.ShardgateConfig;
 import io.shardgate.proxy.config.UserConfig;
 import io.shardgate.proxy.error.ErrorTranslator;
@@ -15,16 +16,17 @@ import java.util.Optional;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Everything a client connection's handlers share: config, users, the backend pool that serves
+ * Everything a client connection's handlers share: config, users, the backends that serve
  * sessions, TLS, metrics. Built once by the proxy and passed to each connection.
  */
-public record FrontendContext(ShardgateConfig config, Map<String, UserConfig> users, BackendPool primaryPool,
+public record FrontendContext(ShardgateConfig config, Map<String, UserConfig> users, ShardBackends backends, BackendReport report,
                        Optional<SslContext> tls, RsaKeyPair rsa, ConnectionRegistry registry, ProxyMetrics metrics,
                        ErrorTranslator errors, SecureRandom random) {
     public FrontendContext {
         requireNonNull(config, "config is null");
         users = Map.copyOf(requireNonNull(users, "users is null"));
-        requireNonNull(primaryPool, "primaryPool is null");
+        requireNonNull(backends, "backends is null");
+        requireNonNull(report, "report is null");
         requireNonNull(tls, "tls is null");
         requireNonNull(rsa, "rsa is null");
         requireNonNull(registry, "registry is null");

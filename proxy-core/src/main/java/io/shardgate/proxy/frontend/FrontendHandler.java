@@ -33,6 +33,12 @@ import io.shardgate.proxy.session.ClientStatement;
 import io.shardgate.proxy.session.SessionPin;
 import io.shardgate.router.classify.Classification;
 import io.shardgate.router.classify.StatementClassifier;
+import io.shardgate.router.classify.TransactionKind;
+import io.shardgate.proxy.protocol.LocalResultSet;
+import io.shardgate.proxy.routing.BackendRow;
+import io.shardgate.proxy.routing.CausalToken;
+import io.shardgate.replication.gtid.MariaDbGtidPosition;
+import java.util.List;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -250,7 +256,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             // Connecting with a schema fails at once if the schema is unknown, as on a server.
             busy = true;
             ctx.channel().config().setAutoRead(false);
-            router.backendFor(session, ctx.channel().eventLoop(), false).whenComplete((backend, error) -> ctx.executor().execute(() -> {
+            router.backendFor(session, ctx.channel().eventLoop(), null, false).whenComplete((backend, error) -> ctx.executor().execute(() -> {
                 if (error != null) {
                     sendErrorAndClose(sequence, context.errors().translate(error).packet());
                     return;
@@ -312,8 +318,22 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                     runLocal(router.kill(session, kill.get().connectionId(), kill.get().queryOnly()));
                     return;
                 }
+                Optional<ShardgateStatement> own = ShardgateStatement.parse(sql);
+                if (own.isPresent()) {
+                    packet.release();
+                    answer(own.get());
+                    return;
+                }
+                Classification classification = classifier.classify(sql);
+                if (isNextTransactionOnly(classification, sql)) {
+                    // Runs right before the session's next statement, on whichever backend that goes to.
+                    packet.release();
+                    session.nextTransaction(sql, classification.transactionKind() == TransactionKind.SET_TRANSACTION_READ_ONLY);
+                    writeOk(1);
+                    return;
+                }
                 MySqlPacket rewritten = QueryRewriter.rewrite(packet, sql, connectionId);
-                forward(rewritten, new Pending(command, classifier.classify(sql), null, mentionsLastInsertId(sql), 0, null));
+                forward(rewritten, new Pending(command, classification, null, mentionsLastInsertId(sql), 0, null));
             }
             case CHANGE_USER -> changeUser(packet);
             case STMT_PREPARE -> prepare(packet);
@@ -339,6 +359,58 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
+    private static final java.util.regex.Pattern SET_TRANSACTION = java.util.regex.Pattern.compile(
+            "\\s*SET\\s+TRANSACTION\\s", java.util.regex.Pattern.CASE_INSENSITIVE);
+
+    /** SET TRANSACTION without SESSION or GLOBAL: it applies to the next transaction only. */
+    private static boolean isNextTransactionOnly(Classification classification, String sql) {
+        TransactionKind kind = classification.transactionKind();
+        return !classification.multiStatement() && (kind == TransactionKind.SET_TRANSACTION_READ_ONLY
+                || kind == TransactionKind.SET_TRANSACTION_READ_WRITE || kind == TransactionKind.SET_TRANSACTION_ISOLATION)
+                && SET_TRANSACTION.matcher(sql).lookingAt();
+    }
+
+    /** Answers a statement Shardgate handles itself. */
+    private void answer(ShardgateStatement statement) {
+        if (statement instanceof ShardgateStatement.SetMaxLag set) {
+            session.maxLagMs(set.millis());
+            writeOk(1);
+        } else if (statement instanceof ShardgateStatement.GetMaxLag) {
+            writeResult(new LocalResultSet(List.of("@@shardgate_max_lag_ms"),
+                    List.of(List.of(Long.toString(session.maxLagMs().orElse(context.config().routing().maxReplicaLagMs()))))));
+        } else if (statement instanceof ShardgateStatement.GetCausalToken) {
+            writeResult(new LocalResultSet(List.of("@@shardgate_causal_token"),
+                    List.of(List.of(CausalToken.of(session.causalPosition())))));
+        } else if (statement instanceof ShardgateStatement.SetCausalToken set) {
+            try {
+                MariaDbGtidPosition merged = session.causalPosition();
+                for (io.shardgate.replication.gtid.MariaDbGtid gtid : CausalToken.parse(set.token()).byDomain().values()) {
+                    merged = merged.with(gtid);
+                }
+                session.causalPosition(merged);
+                writeOk(1);
+            } catch (IllegalArgumentException e) {
+                writeError(1, ErrorCode.WRONG_VALUE_FOR_VARIABLE.packet("shardgate_causal_token", set.token()));
+            }
+        } else {
+            List<List<String>> rows = new java.util.ArrayList<>();
+            for (BackendRow row : context.report().rows()) {
+                rows.add(java.util.Arrays.asList(row.shard(), row.role(), row.address(), row.state(),
+                        row.lagMs() == null ? null : Long.toString(row.lagMs()), Integer.toString(row.inFlight()),
+                        Long.toString(row.served()), row.position(), row.lastError()));
+            }
+            writeResult(new LocalResultSet(List.of("shard", "role", "address", "state", "lag_ms", "in_flight", "served",
+                    "gtid_position", "last_error"), rows));
+        }
+    }
+
+    private void writeResult(LocalResultSet result) {
+        for (MySqlPacket packet : result.encode(ctx.alloc(), session.capabilities(), session.status())) {
+            ctx.write(packet);
+        }
+        ctx.flush();
+    }
+
     private static String text(MySqlPacket packet) {
         return packet.payload().toString(packet.payload().readerIndex() + 1, packet.payload().readableBytes() - 1,
                 StandardCharsets.UTF_8);
@@ -354,9 +426,19 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
      * statement being prepared.
      */
     private record Pending(Command command, Classification classification, ClientStatement statement,
-                           boolean needsLastInsertId, int preparedId, String preparedSql) {
+                           boolean needsLastInsertId, int preparedId, String preparedSql, boolean retried) {
+        Pending(Command command, Classification classification, ClientStatement statement, boolean needsLastInsertId,
+                int preparedId, String preparedSql) {
+            this(command, classification, statement, needsLastInsertId, preparedId, preparedSql, false);
+        }
+
         static Pending of(Command command) {
             return new Pending(command, null, null, false, 0, null);
+        }
+
+        /** The same command sent again after its replica failed: this time to the primary. */
+        Pending retry() {
+            return new Pending(command, classification, statement, needsLastInsertId, preparedId, preparedSql, true);
         }
     }
 
@@ -500,7 +582,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private void forward(MySqlPacket packet, Pending pending) {
         busy = true;
         responseStarted = false;
-        router.backendFor(session, ctx.channel().eventLoop(), pending.needsLastInsertId()).whenComplete((backend, error) -> onLoop(() -> {
+        boolean wasInTransaction = session.inTransaction();
+        router.backendFor(session, ctx.channel().eventLoop(), routedBy(pending), pending.needsLastInsertId())
+                .whenComplete((backend, error) -> onLoop(() -> {
             if (error != null) {
                 packet.release();
                 failBeforeResponse(pending, error);
@@ -510,20 +594,42 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                 packet.release();
                 return;
             }
+            // An autocommit read on a replica can be sent again elsewhere if the replica fails before answering.
+            MySqlPacket retry = !wasInTransaction && isReplica(backend) && session.backend() == backend
+                    && !session.holdsBackend() ? packet : null;
+            MySqlPacket send = retry == null ? packet : new MySqlPacket(packet.sequenceId(), packet.payload().retainedDuplicate());
             if (pending.statement() == null) {
-                backend.execute(packet, pending.command(), new Relay(backend, pending));
+                backend.execute(send, pending.command(), new Relay(backend, pending, retry));
                 return;
             }
             preparedOn(backend, pending.statement()).whenComplete((prepared, failure) -> onLoop(() -> {
                 if (failure != null) {
-                    packet.release();
+                    send.release();
+                    if (retry != null) {
+                        retry.release();
+                    }
                     failBeforeResponse(pending, failure);
                     return;
                 }
-                MySqlPacket out = StatementRewriter.forBackend(packet, pending.statement(), prepared, ctx.alloc());
-                backend.execute(out, pending.command(), new Relay(backend, pending));
+                MySqlPacket out = StatementRewriter.forBackend(send, pending.statement(), prepared, ctx.alloc());
+                backend.execute(out, pending.command(), new Relay(backend, pending, retry));
             }));
         }));
+    }
+
+    private static boolean isReplica(BackendConnection backend) {
+        return "replica".equals(backend.target().role());
+    }
+
+    /** The classification that routes a command: statements by their class; other commands go to the primary. */
+    private static Classification routedBy(Pending pending) {
+        if (pending.retried()) {
+            return null;
+        }
+        return switch (pending.command()) {
+            case QUERY, STMT_EXECUTE, STMT_BULK_EXECUTE -> pending.classification();
+            default -> null;
+        };
     }
 
     private void failBeforeResponse(Pending pending, Throwable error) {
@@ -576,15 +682,18 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private final class Relay implements ResponseSink {
         private final BackendConnection backend;
         private final Pending pending;
+        private final MySqlPacket retry;
+        private final long sentAtNanos = System.nanoTime();
         private final boolean clientTracksSession;
         private java.util.List<SessionStateInfo> changes;
         private long insertId;
         private int preparedBackendId = -1;
         private int preparedParameters;
 
-        Relay(BackendConnection backend, Pending pending) {
+        Relay(BackendConnection backend, Pending pending, MySqlPacket retry) {
             this.backend = backend;
             this.pending = pending;
+            this.retry = retry;
             this.clientTracksSession = Capabilities.has(session.capabilities(), Capabilities.CLIENT_SESSION_TRACK);
         }
 
@@ -639,10 +748,17 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         @Override
         public void complete(int status, boolean error) {
             onLoop(() -> {
+                if (retry != null) {
+                    retry.release();
+                }
                 if (session == null) {
                     return;
                 }
+                String gtidBefore = session.lastGtid();
                 SessionChanges.apply(session, backend, pending.classification(), changes, insertId);
+                if (!session.lastGtid().equals(gtidBefore)) {
+                    context.backends().observeCommit(session.causalPosition(), sentAtNanos);
+                }
                 if (!pending.command().hasNoResponse()) {
                     session.status(status);
                 }
@@ -698,9 +814,21 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                     + " failed during " + pending.command() + (responseStarted ? " after part of the response was sent" : ""), cause);
             ctx.executor().execute(() -> {
                 if (session == null) {
+                    if (retry != null) {
+                        retry.release();
+                    }
                     return;
                 }
                 router.discardBackend(session);
+                if (retry != null && !responseStarted) {
+                    // Nothing reached the client yet: the read runs again, on another replica or the primary.
+                    context.metrics().readRetried();
+                    forward(retry, pending.retry());
+                    return;
+                }
+                if (retry != null) {
+                    retry.release();
+                }
                 // Whatever lived on that connection is gone with it.
                 session.cursors().clear();
                 session.longData().clear();

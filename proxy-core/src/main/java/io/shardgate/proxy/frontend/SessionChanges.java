@@ -8,17 +8,14 @@ import io.shardgate.proxy.session.SessionVariables;
 import io.shardgate.proxy.session.SettingsSync;
 import io.shardgate.router.classify.Classification;
 import io.shardgate.router.classify.SessionEffects;
-import io.shardgate.router.classify.StatementClass;
 import io.shardgate.router.classify.TemporaryTable;
-import io.shardgate.router.classify.TransactionKind;
 
 import java.util.List;
 
 /**
  * Applies what a completed command did to its session: the system variables and schema the server
  * reported through session tracking, the insert id, and the effects the statement's text reveals
- * (user variables to read, locks, temporary tables, SQL prepared statements, one-shot SET
- * TRANSACTION, SQL_CALC_FOUND_ROWS), which decide whether the session must keep its connection.
+ * (user variables to read, locks, temporary tables, SQL prepared statements, SQL_CALC_FOUND_ROWS), which decide whether the session must keep its connection.
  *
  * <p>A state change the server flags but neither tracking nor the text explains (a procedure
  * setting a user variable, say) pins the session to its connection for good: Shardgate cannot
@@ -92,28 +89,11 @@ final class SessionChanges {
         if (classification.temporaryTable() == TemporaryTable.CREATE) {
             session.pins().add(SessionPin.TEMPORARY_TABLES);
         }
-        boolean setting = isSessionSetting(classification);
-        TransactionKind kind = classification.transactionKind();
-        boolean oneShot = kind == TransactionKind.SET_TRANSACTION_READ_ONLY || kind == TransactionKind.SET_TRANSACTION_READ_WRITE
-                || (kind == TransactionKind.SET_TRANSACTION_ISOLATION && !reported);
-        if (oneShot) {
-            session.pins().add(SessionPin.NEXT_TRANSACTION);
-        } else if (!setting && !session.inTransaction()) {
-            session.pins().remove(SessionPin.NEXT_TRANSACTION);
-        }
         boolean explained = reported || !effects.userVariables().isEmpty() || effects.sqlPreparedStatement()
                 || classification.temporaryTable() != TemporaryTable.NONE;
         if (flagged && !explained) {
             session.pins().add(SessionPin.UNTRACKED_STATE);
         }
-    }
-
-    private static boolean isSessionSetting(Classification classification) {
-        return classification.statementClass() == StatementClass.SESSION || switch (classification.transactionKind()) {
-            case AUTOCOMMIT_ON, AUTOCOMMIT_OFF, SET_TRANSACTION_READ_ONLY, SET_TRANSACTION_READ_WRITE,
-                    SET_SESSION_TRANSACTION_READ_ONLY, SET_SESSION_TRANSACTION_READ_WRITE, SET_TRANSACTION_ISOLATION -> true;
-            default -> false;
-        };
     }
 
     private static long parseUnsigned(String value) {

@@ -29,6 +29,7 @@ public final class ProxyMetrics {
     private final MeterRegistry registry;
     private final Counter connectionsOpened;
     private final Counter connectionsRefused;
+    private final Counter readsRetried;
     private final Counter authFailures;
     private final Counter authSuccesses;
     private final Counter bytesIn;
@@ -39,6 +40,9 @@ public final class ProxyMetrics {
     public ProxyMetrics(MeterRegistry registry, IntSupplier openConnections) {
         this.registry = requireNonNull(registry, "registry is null");
         connectionsOpened = Counter.builder("shardgate_client_connections_opened").register(registry);
+        readsRetried = Counter.builder("shardgate_reads_retried")
+                .description("Autocommit reads sent again to the primary after their replica failed before answering")
+                .register(registry);
         connectionsRefused = Counter.builder("shardgate_client_connections_refused")
                 .description("Connections refused at max_client_connections").register(registry);
         authFailures = Counter.builder("shardgate_client_auth").tag("result", "failure").register(registry);
@@ -74,14 +78,41 @@ public final class ProxyMetrics {
     public void registerPool(BackendPool pool) {
         String shard = pool.target().shard();
         String role = pool.target().role();
+        String address = pool.target().address().toString();
         Gauge.builder("shardgate_backend_connections", pool::inUse).tag("shard", shard).tag("role", role)
-                .tag("state", "in_use").register(registry);
+                .tag("address", address).tag("state", "in_use").register(registry);
         Gauge.builder("shardgate_backend_connections", pool::idle).tag("shard", shard).tag("role", role)
-                .tag("state", "idle").register(registry);
+                .tag("address", address).tag("state", "idle").register(registry);
         Gauge.builder("shardgate_backend_pool_waiting", pool::waiting).tag("shard", shard).tag("role", role)
-                .register(registry);
+                .tag("address", address).register(registry);
         Gauge.builder("shardgate_backend_pool_max", pool::maxConnections).tag("shard", shard).tag("role", role)
-                .register(registry);
+                .tag("address", pool.target().address().toString()).register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("shardgate_backend_served", pool, BackendPool::served)
+                .tag("shard", shard).tag("role", role).tag("address", pool.target().address().toString())
+                .description("Commands routed to this backend").register(registry);
+    }
+
+    /** Per-replica gauges: measured lag (-1 while infinitely stale), health state, and its pool. */
+    public void registerReplica(io.shardgate.proxy.routing.ShardBackends shard, io.shardgate.proxy.routing.ReplicaBackend replica) {
+        registerPool(replica.pool());
+        String address = replica.server().address();
+        Gauge.builder("shardgate_replica_lag_ms", () -> shard.lag(replica).lagMillis().orElse(-1))
+                .tag("shard", shard.shard()).tag("replica", address)
+                .description("Measured replica lag on the proxy's clock; -1 while infinitely stale").register(registry);
+        for (io.shardgate.replication.lag.ReplicaState state : io.shardgate.replication.lag.ReplicaState.values()) {
+            Gauge.builder("shardgate_replica_state", () -> shard.lag(replica).state() == state ? 1 : 0)
+                    .tag("shard", shard.shard()).tag("replica", address).tag("state", state.name()).register(registry);
+        }
+    }
+
+    /** An autocommit read whose replica failed before answering, sent again to the primary. */
+    public void readRetried() {
+        readsRetried.increment();
+    }
+
+    /** A read chosen for a replica that the replica could not take (unreachable, pool exhausted), answered by the primary. */
+    public void replicaFallback() {
+        readsRetried.increment();
     }
 
     public void connectionOpened() {

@@ -18,8 +18,6 @@ public enum SessionPin {
     UNTRACKED_STATE(true),
     /** COM_SET_OPTION changed the connection's multi-statement option. */
     STATEMENT_OPTION(true),
-    /** SET TRANSACTION (without SESSION) applies to the next transaction only. */
-    NEXT_TRANSACTION(false),
     /** SQL_CALC_FOUND_ROWS: the next statement may ask FOUND_ROWS(). */
     FOUND_ROWS(false);
 

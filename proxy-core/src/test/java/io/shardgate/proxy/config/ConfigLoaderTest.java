@@ -89,11 +89,24 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void routingSettingsAndTheirErrors() {
+        ShardgateConfig config = new ConfigLoader().parse(MINIMAL + """
+                routing: { max_replica_lag_ms: 250, fallback: error, causal_reads: token, causal_wait_ms: 100 }
+                """);
+        assertThat(config.routing().maxReplicaLagMs()).isEqualTo(250);
+        assertThat(config.routing().fallback()).isEqualTo(RoutingConfig.Fallback.ERROR);
+        assertThat(config.routing().causalReads()).isEqualTo(RoutingConfig.CausalReads.TOKEN);
+        assertThat(new ConfigLoader().parse(MINIMAL).routing()).isEqualTo(RoutingConfig.DEFAULTS);
+        assertThatThrownBy(() -> new ConfigLoader().parse(MINIMAL + "routing: { fallback: replica }\n"))
+                .hasMessage("routing.fallback: 'replica' is not one of [primary, error]");
+    }
+
+    @Test
     void errorsNameTheKey() {
         assertThatThrownBy(() -> loader.parse(MINIMAL + "lsten: { port: 1 }\n"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("lsten: unknown key (expected one of: admin, allow_local_infile, backend_user, limits, listen, "
-                        + "server_version, shards, tls, users)");
+                        + "routing, server_version, shards, tls, users)");
         assertThatThrownBy(() -> loader.parse(MINIMAL.replace("127.0.0.1:24001", "localhost")))
                 .hasMessage("shards[0].primary: expected HOST:PORT, got 'localhost'");
         assertThatThrownBy(() -> loader.parse(MINIMAL.replace("name: s0", "name: s0\n    engine: myisam")))

@@ -20,8 +20,8 @@ import static java.util.Objects.requireNonNull;
  * </ol>
  *
  * Then the hints: {@code shardgate primary} turns REPLICA into PRIMARY, and takes a statement out of a
- * read-only transaction to the primary; {@code max_lag_ms=0} turns REPLICA into PRIMARY, as no replica
- * can qualify. Hints never move a session setting or a statement of a read-write transaction, which
+ * read-only transaction to the primary. {@code max_lag_ms} is applied when a replica is picked (0 admits
+ * only a replica that has applied everything the primary is known to have committed). Hints never move a session setting or a statement of a read-write transaction, which
  * must run where they run.
  *
  * Worked examples: {@code SELECT c FROM sbtest1 WHERE id=1} in autocommit → REPLICA; the same after BEGIN →
@@ -44,9 +44,6 @@ public final class ReadWriteDecision {
         if (decision.target() == Target.SAME_AS_TRANSACTION && session.readOnlyTransaction() && hints.forcePrimary()
                 && !isSingleSessionSetting(statement)) {
             return new RoutingDecision(Target.PRIMARY, "hint: shardgate primary, outside the read-only transaction");
-        }
-        if (decision.target() == Target.REPLICA && hints.maxLagMs().isPresent() && hints.maxLagMs().getAsLong() == 0) {
-            return new RoutingDecision(Target.PRIMARY, "hint: max_lag_ms=0 admits no replica");
         }
         return decision;
     }

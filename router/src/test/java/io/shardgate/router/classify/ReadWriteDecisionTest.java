@@ -136,9 +136,9 @@ class ReadWriteDecisionTest {
     }
 
     @Test
-    void aZeroLagLimitAdmitsNoReplica() {
-        assertThat(decide("/*+ shardgate max_lag_ms=0 */ SELECT 1", AUTOCOMMIT))
-                .isEqualTo(new RoutingDecision(Target.PRIMARY, "hint: max_lag_ms=0 admits no replica"));
+    void aLagLimitLeavesTheReplicaChoiceToTheLagFilter() {
+        // max_lag_ms=0 still admits a replica that has applied everything: the lag filter decides.
+        assertThat(target("/*+ shardgate max_lag_ms=0 */ SELECT 1", AUTOCOMMIT)).isEqualTo(Target.REPLICA);
         assertThat(target("/*+ shardgate max_lag_ms=100 */ SELECT 1", AUTOCOMMIT)).isEqualTo(Target.REPLICA);
     }
 
