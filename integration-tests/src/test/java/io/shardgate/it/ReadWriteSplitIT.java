@@ -174,6 +174,18 @@ class ReadWriteSplitIT {
                         .hasMessageContaining("READ ONLY");
                 s.execute("COMMIT");
             }
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE TEMPORARY TABLE scratch (x INT)");
+                for (int i = 0; i < 5; i++) {
+                    assertThat(serverId(c, "SELECT @@server_id")).as("with a temporary table open").isEqualTo(PRIMARY_ID);
+                }
+                s.execute("DROP TEMPORARY TABLE scratch");
+                Set<Integer> after = new HashSet<>();
+                for (int i = 0; i < 10; i++) {
+                    after.add(serverId(c, "SELECT @@server_id"));
+                }
+                assertThat(after).as("after the temporary table is dropped").doesNotContain(PRIMARY_ID);
+            }
             try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SHOW SHARDGATE BACKENDS")) {
                 Map<String, Long> served = new HashMap<>();
                 while (r.next()) {

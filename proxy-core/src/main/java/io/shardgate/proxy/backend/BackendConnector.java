@@ -98,7 +98,7 @@ public final class BackendConnector {
                 result.completeExceptionally(ErrorCode.BACKEND_UNAVAILABLE.exception(target.shard(), target.role(),
                         target.address(), "no login within " + connectTimeout.toMillis() + " ms"));
             }
-        }, connectTimeout.toMillis() * 2, java.util.concurrent.TimeUnit.MILLISECONDS);
+        }, connectTimeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
         return result;
     }
 

@@ -35,6 +35,7 @@ final class ClientSession {
     private final Set<String> unreadUserVariables = new LinkedHashSet<>();
     private final Set<Integer> cursors = new HashSet<>();
     private final Set<Integer> longData = new HashSet<>();
+    private final Set<String> temporaryTables = new HashSet<>();
     private String schema;
     private int status = ServerStatus.AUTOCOMMIT;
     private SessionSettings settings;
@@ -69,6 +70,7 @@ final class ClientSession {
         unreadUserVariables.clear();
         cursors.clear();
         longData.clear();
+        temporaryTables.clear();
         statements.clear();
         status = ServerStatus.AUTOCOMMIT;
         settings = initialSettings();
@@ -197,6 +199,11 @@ final class ClientSession {
 
     Set<Integer> cursors() {
         return cursors;
+    }
+
+    /** The temporary tables the session created and has not dropped (names without schema, lower case). */
+    Set<String> temporaryTables() {
+        return temporaryTables;
     }
 
     Set<Integer> longData() {

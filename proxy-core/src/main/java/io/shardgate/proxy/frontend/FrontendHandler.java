@@ -33,6 +33,7 @@ import io.shardgate.proxy.session.ClientStatement;
 import io.shardgate.proxy.session.SessionPin;
 import io.shardgate.router.classify.Classification;
 import io.shardgate.router.classify.StatementClassifier;
+import io.shardgate.router.classify.TemporaryTable;
 import io.shardgate.router.classify.TransactionKind;
 import io.shardgate.proxy.protocol.LocalResultSet;
 import io.shardgate.proxy.routing.BackendRow;
@@ -333,7 +334,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                     return;
                 }
                 MySqlPacket rewritten = QueryRewriter.rewrite(packet, sql, connectionId);
-                forward(rewritten, new Pending(command, classification, null, mentionsLastInsertId(sql), 0, null));
+                forward(rewritten, new Pending(command, classification, null, mentionsLastInsertId(sql), 0, null)
+                        .withTemporaryTables(TemporaryTableNames.of(sql, classification.temporaryTable() != TemporaryTable.NONE)));
             }
             case CHANGE_USER -> changeUser(packet);
             case STMT_PREPARE -> prepare(packet);
@@ -426,10 +428,16 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
      * statement being prepared.
      */
     private record Pending(Command command, Classification classification, ClientStatement statement,
-                           boolean needsLastInsertId, int preparedId, String preparedSql, boolean retried) {
+                           boolean needsLastInsertId, int preparedId, String preparedSql, boolean retried,
+                           TemporaryTableNames.Change temporaryTables) {
         Pending(Command command, Classification classification, ClientStatement statement, boolean needsLastInsertId,
                 int preparedId, String preparedSql) {
-            this(command, classification, statement, needsLastInsertId, preparedId, preparedSql, false);
+            this(command, classification, statement, needsLastInsertId, preparedId, preparedSql, false, null);
+        }
+
+        Pending withTemporaryTables(TemporaryTableNames.Change change) {
+            return change == null ? this : new Pending(command, classification, statement, needsLastInsertId, preparedId,
+                    preparedSql, retried, change);
         }
 
         static Pending of(Command command) {
@@ -438,7 +446,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
         /** The same command sent again after its replica failed: this time to the primary. */
         Pending retry() {
-            return new Pending(command, classification, statement, needsLastInsertId, preparedId, preparedSql, true);
+            return new Pending(command, classification, statement, needsLastInsertId, preparedId, preparedSql, true,
+                    temporaryTables);
         }
     }
 
@@ -755,7 +764,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                     return;
                 }
                 String gtidBefore = session.lastGtid();
-                SessionChanges.apply(session, backend, pending.classification(), changes, insertId);
+                SessionChanges.apply(session, backend, pending.classification(), changes, insertId, pending.temporaryTables(), error);
                 if (!session.lastGtid().equals(gtidBefore)) {
                     context.backends().observeCommit(session.causalPosition(), sentAtNanos);
                 }

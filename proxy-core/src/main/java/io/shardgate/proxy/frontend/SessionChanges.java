@@ -26,7 +26,7 @@ final class SessionChanges {
     }
 
     static void apply(ClientSession session, BackendConnection backend, Classification classification,
-                      List<SessionStateInfo> changes, long insertId) {
+                      List<SessionStateInfo> changes, long insertId, TemporaryTableNames.Change temporary, boolean failed) {
         boolean reported = false;
         boolean flagged = false;
         if (changes != null) {
@@ -86,7 +86,17 @@ final class SessionChanges {
         if (effects.calcFoundRows()) {
             session.pins().add(SessionPin.FOUND_ROWS);
         }
-        if (classification.temporaryTable() == TemporaryTable.CREATE) {
+        if (temporary != null && !failed) {
+            if (temporary.created() != null) {
+                session.temporaryTables().add(temporary.created());
+            }
+            temporary.dropped().forEach(session.temporaryTables()::remove);
+        } else if (temporary == null && classification.temporaryTable() == TemporaryTable.CREATE) {
+            session.temporaryTables().add("\u0000unnamed"); // a name we could not read: kept for good
+        }
+        if (session.temporaryTables().isEmpty()) {
+            session.pins().remove(SessionPin.TEMPORARY_TABLES);
+        } else {
             session.pins().add(SessionPin.TEMPORARY_TABLES);
         }
         boolean explained = reported || !effects.userVariables().isEmpty() || effects.sqlPreparedStatement()
