@@ -21,6 +21,7 @@ public final class Main {
               stream ...          follow a source's binlog and apply it to a target (see docs/change-stream.md)
               test                (launcher only) install prerequisites and run every test
               bench [sysbench] [--time S]  sysbench direct vs through Shardgate (docs/benchmarks.md)
+              bench split [--time S]       sysbench oltp_read_only --skip_trx=on: primary vs 2 replicas via Shardgate
               bench apply [--transactions N]  change-stream apply vs a MariaDB replica (docs/benchmarks.md)
             """;
 

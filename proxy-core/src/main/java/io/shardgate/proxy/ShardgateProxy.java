@@ -50,6 +50,7 @@ public final class ShardgateProxy implements AutoCloseable {
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
     private final ShardBackends backends;
+    private BackendReport report;
     private final FrontendServer frontend;
     private final AdminServer admin;
     private final AtomicBoolean serving = new AtomicBoolean();
@@ -92,6 +93,7 @@ public final class ShardgateProxy implements AutoCloseable {
                     registry, () -> holder[0] != null && holder[0].serving.get(),
                     Map.of("/api/v1/replicas", report::replicasJson));
             ShardgateProxy proxy = new ShardgateProxy(transport, boss, workers, backends, frontend, admin);
+            proxy.report = report;
             holder[0] = proxy;
             proxy.serving.set(true);
             return proxy;
@@ -136,6 +138,11 @@ public final class ShardgateProxy implements AutoCloseable {
         } catch (IOException e) {
             throw new ConfigException("tls: cannot load the certificate or key: " + e.getMessage());
         }
+    }
+
+    /** Each backend's role, lag, state and load, as SHOW SHARDGATE BACKENDS shows them. */
+    public BackendReport backendReport() {
+        return report;
     }
 
     public int port() {

@@ -36,6 +36,9 @@ public final class BenchCommand {
         if (!args.isEmpty() && args.get(0).equals("apply")) {
             return new ApplyBench().run(args.subList(1, args.size()), out, err);
         }
+        if (!args.isEmpty() && args.get(0).equals("split")) {
+            return new SplitBench(out, err).run(args.subList(1, args.size()));
+        }
         int seconds = 20;
         for (int i = 0; i < args.size(); i++) {
             switch (args.get(i)) {
@@ -88,12 +91,12 @@ public final class BenchCommand {
         }
     }
 
-    private static List<String> timed(int seconds) {
+    static List<String> timed(int seconds) {
         return List.of("--table-size=100000", "--time=" + seconds, "--histogram=on", "--report-interval=0");
     }
 
     /** One sysbench target. */
-    private record Sysbench(int port, String user, String password) {
+    record Sysbench(int port, String user, String password) {
         String run(String test, int threads, List<String> extra, String command) throws IOException, InterruptedException {
             List<String> cmd = new ArrayList<>(List.of("sysbench", test, "--db-driver=mysql", "--mysql-host=127.0.0.1",
                     "--mysql-port=" + port, "--mysql-user=" + user, "--mysql-password=" + password, "--mysql-db=sbtest",
