@@ -207,7 +207,8 @@ class ClientCompatibilityIT {
         assertThat(metrics.statusCode()).isEqualTo(200);
         assertThat(metrics.body()).contains("shardgate_commands_total{command=\"query\"}")
                 .contains("shardgate_client_connections ")
-                .contains("shardgate_backend_connections{role=\"primary\",shard=\"s0\",state=\"idle\"}")
+                .containsPattern("shardgate_backend_connections\\{address=\"127\\.0\\.0\\.1:\\d+\",role=\"primary\",shard=\"s0\",state=\"idle\"}")
+                .containsPattern("shardgate_backend_served_total\\{address=\"127\\.0\\.0\\.1:\\d+\",role=\"primary\",shard=\"s0\"} [1-9]")
                 .contains("shardgate_command_latency_seconds_bucket")
                 .contains("shardgate_client_bytes_total{direction=\"in\"}");
     }
