@@ -186,6 +186,17 @@ class ReadWriteSplitIT {
                 }
                 assertThat(after).as("after the temporary table is dropped").doesNotContain(PRIMARY_ID);
             }
+            try (Statement s = c.createStatement()) {
+                // Warnings live on the connection that ran the statement: SHOW WARNINGS must reach it.
+                s.executeQuery("SELECT 1 + 'abc'").close();
+                assertThat(warningCodes(s)).containsExactly(1292);
+                s.executeUpdate("INSERT IGNORE INTO t VALUES (1, 'duplicate', 0)");
+                assertThat(warningCodes(s)).containsExactly(1062);
+                // A write right after a replica read with warnings still goes to the primary.
+                s.executeQuery("SELECT 1 + 'abc'").close();
+                s.executeUpdate("INSERT INTO t VALUES (4, 'after a warning', @@server_id)");
+                assertThat(serverId(c, "SELECT written_on FROM t WHERE id = 4 FOR UPDATE")).isEqualTo(PRIMARY_ID);
+            }
             try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SHOW SHARDGATE BACKENDS")) {
                 Map<String, Long> served = new HashMap<>();
                 while (r.next()) {
@@ -197,6 +208,16 @@ class ReadWriteSplitIT {
                 assertThat(served.get("replica " + r2.address())).isPositive();
             }
         }
+    }
+
+    private static List<Integer> warningCodes(Statement s) throws SQLException {
+        List<Integer> codes = new ArrayList<>();
+        try (ResultSet r = s.executeQuery("SHOW WARNINGS")) {
+            while (r.next()) {
+                codes.add(r.getInt("Code"));
+            }
+        }
+        return codes;
     }
 
     /** Reads with a 500 ms budget until {@code until}; returns the times (ms after start) a read landed on {@code node}. */

@@ -224,6 +224,11 @@ public final class BackendConnection {
         return channel.isActive();
     }
 
+    /** The warning count of the last response (read on the connection's loop, or after its response). */
+    public int lastWarnings() {
+        return tracker.warnings();
+    }
+
     /** Whether the server's last reported status had a transaction open (read on the connection's loop, or after its response). */
     public boolean inTransaction() {
         return (tracker.lastStatus() & io.shardgate.proxy.protocol.ServerStatus.IN_TRANS) != 0;

@@ -26,6 +26,7 @@ public final class ResponseTracker {
     private long remaining;
     private long pendingColumns;
     private int lastStatus = ServerStatus.AUTOCOMMIT;
+    private int warnings;
     private boolean error;
     private boolean localInfile;
     private boolean ok;
@@ -40,6 +41,7 @@ public final class ResponseTracker {
         // lastStatus carries over: a response that ends in ERR reports no status, and the server's
         // transaction state is still what the last OK or EOF said.
         this.error = false;
+        this.warnings = 0;
         this.localInfile = false;
         this.state = switch (command) {
             case STMT_FETCH -> State.ROWS;
@@ -56,6 +58,11 @@ public final class ResponseTracker {
     /** Status flags of the last OK, EOF or terminator seen, in this response or an earlier one. */
     public int lastStatus() {
         return lastStatus;
+    }
+
+    /** The warning count of the response's last OK or EOF (0 when none was seen). */
+    public int warnings() {
+        return warnings;
     }
 
     /** True when the response ended with an ERR packet. */
@@ -210,6 +217,7 @@ public final class ResponseTracker {
         Wire.readLenencInt(buf);
         Wire.readLenencInt(buf);
         lastStatus = buf.readableBytes() >= 2 ? buf.readUnsignedShortLE() : 0;
+        warnings = buf.readableBytes() >= 2 ? buf.readUnsignedShortLE() : 0;
     }
 
     private void terminator(ByteBuf payload) {
@@ -217,15 +225,18 @@ public final class ResponseTracker {
         buf.skipBytes(1);
         if (payload.readableBytes() < 9 && !deprecateEof) {
             // EOF_Packet: warnings, then status.
+            warnings = buf.readableBytes() >= 2 ? buf.getUnsignedShortLE(buf.readerIndex()) : 0;
             lastStatus = buf.readableBytes() >= 4 ? buf.getUnsignedShortLE(buf.readerIndex() + 2) : 0;
             return;
         }
         if (payload.readableBytes() < 7 && buf.readableBytes() >= 4) {
+            warnings = buf.getUnsignedShortLE(buf.readerIndex());
             lastStatus = buf.getUnsignedShortLE(buf.readerIndex() + 2);
             return;
         }
         Wire.readLenencInt(buf);
         Wire.readLenencInt(buf);
         lastStatus = buf.readableBytes() >= 2 ? buf.readUnsignedShortLE() : 0;
+        warnings = buf.readableBytes() >= 2 ? buf.readUnsignedShortLE() : 0;
     }
 }

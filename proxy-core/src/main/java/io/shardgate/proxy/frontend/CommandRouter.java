@@ -61,19 +61,26 @@ final class CommandRouter {
      * must have the session's.
      */
     CompletableFuture<BackendConnection> backendFor(ClientSession session, EventLoop loop, Classification classification,
-                                                    boolean needsLastInsertId) {
+                                                    boolean needsLastInsertId, boolean readsDiagnostics) {
         BackendConnection held = session.backend();
+        RoutingDecision decision = classification == null ? null
+                : ReadWriteDecision.decide(classification, routingState(session), classification.hints());
         if (held != null && held.isOpen()) {
-            return CompletableFuture.completedFuture(held);
-        }
-        if (held != null) {
+            if (readsDiagnostics || !heldOnlyForNextStatement(session) || decision == null
+                    || isReplica(held) == (decision.target() == Target.REPLICA)) {
+                return CompletableFuture.completedFuture(held);
+            }
+            // Kept in case the next statement asked for warnings; this one belongs elsewhere.
+            session.pins().remove(SessionPin.NEXT_STATEMENT);
+            session.backend(null);
+            held.owner().release(held);
+        } else if (held != null) {
             session.backend(null);
             held.owner().discard(held);
         }
-        if (classification == null) {
+        if (decision == null) {
             return bind(session, loop, shard().primary(), needsLastInsertId);
         }
-        RoutingDecision decision = ReadWriteDecision.decide(classification, routingState(session), classification.hints());
         if (decision.target() != Target.REPLICA) {
             return bind(session, loop, shard().primary(), needsLastInsertId);
         }
@@ -109,6 +116,15 @@ final class CommandRouter {
             context.metrics().replicaFallback();
             return bind(session, loop, shard().primary(), needsLastInsertId);
         });
+    }
+
+    private static boolean heldOnlyForNextStatement(ClientSession session) {
+        return session.pins().size() == 1 && session.pins().contains(SessionPin.NEXT_STATEMENT) && !session.inTransaction()
+                && session.cursors().isEmpty() && session.longData().isEmpty();
+    }
+
+    private static boolean isReplica(BackendConnection connection) {
+        return "replica".equals(connection.target().role());
     }
 
     /** MASTER_GTID_WAIT on the replica: true when it applied {@code position} within {@code waitMs}. */

@@ -257,7 +257,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             // Connecting with a schema fails at once if the schema is unknown, as on a server.
             busy = true;
             ctx.channel().config().setAutoRead(false);
-            router.backendFor(session, ctx.channel().eventLoop(), null, false).whenComplete((backend, error) -> ctx.executor().execute(() -> {
+            router.backendFor(session, ctx.channel().eventLoop(), null, false, false).whenComplete((backend, error) -> ctx.executor().execute(() -> {
                 if (error != null) {
                     sendErrorAndClose(sequence, context.errors().translate(error).packet());
                     return;
@@ -335,7 +335,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                 }
                 MySqlPacket rewritten = QueryRewriter.rewrite(packet, sql, connectionId);
                 forward(rewritten, new Pending(command, classification, null, mentionsLastInsertId(sql), 0, null)
-                        .withTemporaryTables(TemporaryTableNames.of(sql, classification.temporaryTable() != TemporaryTable.NONE)));
+                        .withTemporaryTables(TemporaryTableNames.of(sql, classification.temporaryTable() != TemporaryTable.NONE))
+                        .withDiagnostics(readsDiagnostics(sql)));
             }
             case CHANGE_USER -> changeUser(packet);
             case STMT_PREPARE -> prepare(packet);
@@ -418,6 +419,23 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                 StandardCharsets.UTF_8);
     }
 
+    private static final java.util.regex.Pattern DIAGNOSTICS = java.util.regex.Pattern.compile(
+            "\\s*(SHOW\\s+(COUNT\\s*\\(\\s*\\*\\s*\\)\\s+)?(WARNINGS|ERRORS)|GET\\s+(CURRENT\\s+|STACKED\\s+)?DIAGNOSTICS"
+                    + "|SELECT\\s+.*(FOUND_ROWS\\s*\\(|@@(SESSION\\.)?(WARNING_COUNT|ERROR_COUNT)))",
+            java.util.regex.Pattern.CASE_INSENSITIVE | java.util.regex.Pattern.DOTALL);
+
+    /**
+     * SHOW WARNINGS/ERRORS, GET DIAGNOSTICS, FOUND_ROWS(), @@warning_count: answers that live on the
+     * connection that ran the previous statement. Cheap for everything else.
+     */
+    private static boolean readsDiagnostics(String sql) {
+        if (sql.length() > 256 || !(SqlText.startsWithIgnoreCase(sql, "show") || SqlText.startsWithIgnoreCase(sql, "get")
+                || SqlText.containsIgnoreCase(sql, "found_rows") || SqlText.containsIgnoreCase(sql, "_count"))) {
+            return false;
+        }
+        return DIAGNOSTICS.matcher(sql).lookingAt();
+    }
+
     private static boolean mentionsLastInsertId(String sql) {
         return SqlText.containsIgnoreCase(sql, "last_insert_id");
     }
@@ -429,15 +447,20 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
      */
     private record Pending(Command command, Classification classification, ClientStatement statement,
                            boolean needsLastInsertId, int preparedId, String preparedSql, boolean retried,
-                           TemporaryTableNames.Change temporaryTables) {
+                           TemporaryTableNames.Change temporaryTables, boolean readsDiagnostics) {
         Pending(Command command, Classification classification, ClientStatement statement, boolean needsLastInsertId,
                 int preparedId, String preparedSql) {
-            this(command, classification, statement, needsLastInsertId, preparedId, preparedSql, false, null);
+            this(command, classification, statement, needsLastInsertId, preparedId, preparedSql, false, null, false);
         }
 
         Pending withTemporaryTables(TemporaryTableNames.Change change) {
             return change == null ? this : new Pending(command, classification, statement, needsLastInsertId, preparedId,
-                    preparedSql, retried, change);
+                    preparedSql, retried, change, readsDiagnostics);
+        }
+
+        Pending withDiagnostics(boolean diagnostics) {
+            return !diagnostics ? this : new Pending(command, classification, statement, needsLastInsertId, preparedId,
+                    preparedSql, retried, temporaryTables, true);
         }
 
         static Pending of(Command command) {
@@ -447,7 +470,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         /** The same command sent again after its replica failed: this time to the primary. */
         Pending retry() {
             return new Pending(command, classification, statement, needsLastInsertId, preparedId, preparedSql, true,
-                    temporaryTables);
+                    temporaryTables, readsDiagnostics);
         }
     }
 
@@ -592,7 +615,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         busy = true;
         responseStarted = false;
         boolean wasInTransaction = session.inTransaction();
-        router.backendFor(session, ctx.channel().eventLoop(), routedBy(pending), pending.needsLastInsertId())
+        router.backendFor(session, ctx.channel().eventLoop(), routedBy(pending), pending.needsLastInsertId(),
+                        pending.readsDiagnostics())
                 .whenComplete((backend, error) -> onLoop(() -> {
             if (error != null) {
                 packet.release();
@@ -756,6 +780,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
         @Override
         public void complete(int status, boolean error) {
+            int warnings = backend.lastWarnings();
             onLoop(() -> {
                 if (retry != null) {
                     retry.release();
@@ -764,7 +789,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                     return;
                 }
                 String gtidBefore = session.lastGtid();
-                SessionChanges.apply(session, backend, pending.classification(), changes, insertId, pending.temporaryTables(), error);
+                SessionChanges.apply(session, backend, pending.classification(), changes, insertId, pending.temporaryTables(), error,
+                        warnings);
                 if (!session.lastGtid().equals(gtidBefore)) {
                     context.backends().observeCommit(session.causalPosition(), sentAtNanos);
                 }

@@ -26,7 +26,8 @@ final class SessionChanges {
     }
 
     static void apply(ClientSession session, BackendConnection backend, Classification classification,
-                      List<SessionStateInfo> changes, long insertId, TemporaryTableNames.Change temporary, boolean failed) {
+                      List<SessionStateInfo> changes, long insertId, TemporaryTableNames.Change temporary, boolean failed,
+                      int warnings) {
         boolean reported = false;
         boolean flagged = false;
         if (changes != null) {
@@ -56,13 +57,17 @@ final class SessionChanges {
         if (insertId != 0) {
             session.lastInsertId(insertId);
         }
-        boolean pinnedForFoundRows = session.pins().remove(SessionPin.FOUND_ROWS);
+        boolean pinnedForFoundRows = session.pins().remove(SessionPin.NEXT_STATEMENT);
+        if (failed || warnings > 0) {
+            // SHOW WARNINGS / SHOW ERRORS / GET DIAGNOSTICS must reach the connection that has them.
+            session.pins().add(SessionPin.NEXT_STATEMENT);
+        }
         if (classification == null) {
             if (flagged && !reported) {
                 session.pins().add(SessionPin.UNTRACKED_STATE);
             }
             if (pinnedForFoundRows) {
-                session.pins().add(SessionPin.FOUND_ROWS); // COM_PING and the like do not count as the next statement
+                session.pins().add(SessionPin.NEXT_STATEMENT); // COM_INIT_DB and the like do not count as the next statement
             }
             return;
         }
@@ -84,7 +89,7 @@ final class SessionChanges {
             session.pins().add(SessionPin.SQL_PREPARED_STATEMENTS);
         }
         if (effects.calcFoundRows()) {
-            session.pins().add(SessionPin.FOUND_ROWS);
+            session.pins().add(SessionPin.NEXT_STATEMENT);
         }
         if (temporary != null && !failed) {
             if (temporary.created() != null) {

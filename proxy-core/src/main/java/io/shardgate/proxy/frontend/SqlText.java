@@ -31,6 +31,16 @@ final class SqlText {
         return false;
     }
 
+    /** True when the text, after leading blanks, starts with {@code word} (given in lower case), ignoring case. */
+    static boolean startsWithIgnoreCase(CharSequence text, String word) {
+        int i = 0;
+        while (i < text.length() && Character.isWhitespace(text.charAt(i))) {
+            i++;
+        }
+        return text.length() - i >= word.length() && Character.toLowerCase(text.charAt(i)) == word.charAt(0)
+                && regionMatches(text, i, word);
+    }
+
     private static boolean regionMatches(CharSequence text, int from, String needle) {
         for (int j = 1; j < needle.length(); j++) {
             if (Character.toLowerCase(text.charAt(from + j)) != needle.charAt(j)) {

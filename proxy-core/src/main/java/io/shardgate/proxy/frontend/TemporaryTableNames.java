@@ -32,7 +32,7 @@ final class TemporaryTableNames {
 
     /** The change {@code sql} makes, or null when it creates and drops nothing. Cheap for other statements. */
     static Change of(String sql, boolean temporaryCreateOrDrop) {
-        if (!temporaryCreateOrDrop && !SqlText.containsIgnoreCase(sql.length() > 64 ? sql.substring(0, 64) : sql, "drop")) {
+        if (!temporaryCreateOrDrop && !SqlText.startsWithIgnoreCase(sql, "drop")) {
             return null;
         }
         String created = created(sql);

@@ -18,8 +18,11 @@ public enum SessionPin {
     UNTRACKED_STATE(true),
     /** COM_SET_OPTION changed the connection's multi-statement option. */
     STATEMENT_OPTION(true),
-    /** SQL_CALC_FOUND_ROWS: the next statement may ask FOUND_ROWS(). */
-    FOUND_ROWS(false);
+    /**
+     * SQL_CALC_FOUND_ROWS, warnings or an error: the next statement may ask FOUND_ROWS(), SHOW
+     * WARNINGS, SHOW ERRORS or GET DIAGNOSTICS, whose answers live on this connection.
+     */
+    NEXT_STATEMENT(false);
 
     private final boolean resetsConnection;
 
