@@ -134,41 +134,38 @@ public final class BackendConnection {
 
     /** Runs a query and reads its (small) text result whole; an ERR completes exceptionally. */
     public CompletableFuture<TextResult> query(String sql) {
-        CompletableFuture<TextResult> result = new CompletableFuture<>();
-        byte[] arg = sql.getBytes(StandardCharsets.UTF_8);
-        MySqlPacket packet = new MySqlPacket(0, Unpooled.buffer(1 + arg.length).writeByte(Command.QUERY.code()).writeBytes(arg));
-        execute(packet, Command.QUERY, new Collector() {
-            @Override
-            void done(List<byte[]> packets) {
-                result.complete(TextResult.parse(packets, capabilities));
-            }
-
-            @Override
-            void error(Throwable cause) {
-                result.completeExceptionally(cause);
-            }
-        });
-        return result;
+        return collect(Command.QUERY, commandPacket(Command.QUERY, sql), packets -> TextResult.parse(packets, capabilities));
     }
 
     /** Prepares a statement on this connection for Shardgate's own use; its response is not relayed. */
     public CompletableFuture<BackendStatement> prepare(String sql) {
-        CompletableFuture<BackendStatement> result = new CompletableFuture<>();
-        byte[] arg = sql.getBytes(StandardCharsets.UTF_8);
-        MySqlPacket packet = new MySqlPacket(0, Unpooled.buffer(1 + arg.length).writeByte(Command.STMT_PREPARE.code()).writeBytes(arg));
-        execute(packet, Command.STMT_PREPARE, new Collector() {
+        return collect(Command.STMT_PREPARE, commandPacket(Command.STMT_PREPARE, sql), packets -> {
+            io.netty.buffer.ByteBuf ok = Unpooled.wrappedBuffer(packets.get(0));
+            return new BackendStatement(ok.getIntLE(1), ok.getUnsignedShortLE(7));
+        });
+    }
+
+    private static io.netty.buffer.ByteBuf commandPacket(Command command, String text) {
+        byte[] arg = text.getBytes(StandardCharsets.UTF_8);
+        return Unpooled.buffer(1 + arg.length).writeByte(command.code()).writeBytes(arg);
+    }
+
+    /** Runs one of Shardgate's own commands and reads the whole response into {@code result}. */
+    private <T> CompletableFuture<T> collect(Command command, io.netty.buffer.ByteBuf payload,
+                                             java.util.function.Function<List<byte[]>, T> result) {
+        CompletableFuture<T> future = new CompletableFuture<>();
+        execute(new MySqlPacket(0, payload), command, new Collector() {
             @Override
             void done(List<byte[]> packets) {
-                io.netty.buffer.ByteBuf ok = Unpooled.wrappedBuffer(packets.get(0));
-                result.complete(new BackendStatement(ok.getIntLE(1), ok.getUnsignedShortLE(7)));
+                future.complete(result.apply(packets));
             }
 
             @Override
             void error(Throwable cause) {
-                result.completeExceptionally(cause);
+                future.completeExceptionally(cause);
             }
         });
-        return result;
+        return future;
     }
 
     /** COM_STMT_CLOSE for a statement of this connection (the server sends no response). */
@@ -259,20 +256,8 @@ public final class BackendConnection {
 
     /** COM_STMT_RESET for a statement of this connection: closes its cursor and drops its long data. */
     public CompletableFuture<Void> resetStatement(int statementId) {
-        CompletableFuture<Void> result = new CompletableFuture<>();
-        MySqlPacket packet = new MySqlPacket(0, Unpooled.buffer(5).writeByte(Command.STMT_RESET.code()).writeIntLE(statementId));
-        execute(packet, Command.STMT_RESET, new Collector() {
-            @Override
-            void done(List<byte[]> packets) {
-                result.complete(null);
-            }
-
-            @Override
-            void error(Throwable cause) {
-                result.completeExceptionally(cause);
-            }
-        });
-        return result;
+        return collect(Command.STMT_RESET, Unpooled.buffer(5).writeByte(Command.STMT_RESET.code()).writeIntLE(statementId),
+                packets -> null);
     }
 
     /** True when the packet just relayed was the server asking for a local file (on this connection's loop). */
