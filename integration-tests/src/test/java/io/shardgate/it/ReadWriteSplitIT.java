@@ -293,7 +293,7 @@ class ReadWriteSplitIT {
             while (!replicaServed && System.nanoTime() < deadline) {
                 replicaServed = serverId(c, "/*+ shardgate max_lag_ms=0 */ SELECT @@server_id") != PRIMARY_ID;
             }
-            assertThat(replicaServed).as("a caught-up replica served a max_lag_ms=0 read").isTrue();
+            assertThat(replicaServed).as("a caught-up replica served a max_lag_ms=0 read; replicas: %s", replicasApi()).isTrue();
             // With a replica stopped behind a write, it no longer qualifies; the other or the primary answers.
             r1.stopSqlThread();
             try (Statement s = c.createStatement()) {
@@ -367,6 +367,38 @@ class ReadWriteSplitIT {
         } finally {
             r1.startSqlThread();
             r2.startSqlThread();
+        }
+    }
+
+    @Test
+    @Order(6)
+    void withFallbackErrorAReadNoReplicaFitsGetsAClearError() throws Exception {
+        awaitCaughtUp();
+        try (ProxyFixture strict = ProxyFixture.start(topology, "routing: { max_replica_lag_ms: 100, fallback: error }\n");
+             Connection c = strict.mariadb("rw", "")) {
+            assertThat(serverId(c, "SELECT @@server_id")).isIn(r1.serverId(), r2.serverId());
+            r1.stopSqlThread();
+            r2.stopSqlThread();
+            try {
+                writer = new Writer();
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                SQLException refused = null;
+                while (refused == null && System.nanoTime() < deadline) {
+                    try {
+                        serverId(c, "SELECT @@server_id");
+                    } catch (SQLException e) {
+                        refused = e;
+                    }
+                }
+                assertThat((Object) refused).as("a read with no replica within 100 ms is refused").isNotNull();
+                assertThat(refused.getErrorCode()).isEqualTo(1429);
+                assertThat(refused.getMessage()).contains("No replica of shard s0 is within the read's freshness budget of 100 ms");
+                // Writes, and reads that need the primary, are unaffected.
+                assertThat(serverId(c, "/*+ shardgate primary */ SELECT @@server_id")).isEqualTo(PRIMARY_ID);
+            } finally {
+                r1.startSqlThread();
+                r2.startSqlThread();
+            }
         }
     }
 
