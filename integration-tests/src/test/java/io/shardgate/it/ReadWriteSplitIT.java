@@ -197,6 +197,24 @@ class ReadWriteSplitIT {
                 s.executeUpdate("INSERT INTO t VALUES (4, 'after a warning', @@server_id)");
                 assertThat(serverId(c, "SELECT written_on FROM t WHERE id = 4 FOR UPDATE")).isEqualTo(PRIMARY_ID);
             }
+            try (Connection p = proxy.mariadb("rw", "useServerPrepStmts=true");
+                 java.sql.PreparedStatement read = p.prepareStatement("SELECT @@server_id, ? FROM DUAL");
+                 java.sql.PreparedStatement write = p.prepareStatement("INSERT INTO t VALUES (?, 'prepared', @@server_id)")) {
+                // Server-side prepared statements route per execution, by their statement's class.
+                Set<Integer> readOn = new HashSet<>();
+                for (int i = 0; i < 20; i++) {
+                    read.setInt(1, i);
+                    try (ResultSet r = read.executeQuery()) {
+                        assertThat(r.next()).isTrue();
+                        readOn.add(r.getInt(1));
+                        assertThat(r.getInt(2)).isEqualTo(i);
+                    }
+                }
+                assertThat(readOn).containsExactlyInAnyOrder(replicaId(r1), replicaId(r2));
+                write.setInt(1, 8);
+                assertThat(write.executeUpdate()).isEqualTo(1);
+                assertThat(serverId(c, "SELECT written_on FROM t WHERE id = 8 FOR UPDATE")).isEqualTo(PRIMARY_ID);
+            }
             try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SHOW SHARDGATE BACKENDS")) {
                 Map<String, Long> served = new HashMap<>();
                 while (r.next()) {
