@@ -1,5 +1,9 @@
 package io.shardgate.storage;
 
+import io.shardgate.storage.capability.EngineCapabilities;
+import io.shardgate.storage.capability.InnoDbCapabilities;
+import io.shardgate.storage.capability.ServerFacts;
+
 import java.util.Map;
 
 /** InnoDB, MariaDB's default engine. */
@@ -13,5 +17,10 @@ public final class InnoDbAdapter implements StorageAdapter {
     @Override
     public Map<String, String> serverOptions() {
         return Map.of("default_storage_engine", "InnoDB");
+    }
+
+    @Override
+    public EngineCapabilities capabilities(ServerFacts facts) {
+        return InnoDbCapabilities.from(facts);
     }
 }

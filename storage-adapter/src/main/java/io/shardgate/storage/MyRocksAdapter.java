@@ -1,5 +1,9 @@
 package io.shardgate.storage;
 
+import io.shardgate.storage.capability.EngineCapabilities;
+import io.shardgate.storage.capability.MyRocksCapabilities;
+import io.shardgate.storage.capability.ServerFacts;
+
 import java.util.Map;
 
 /**
@@ -20,5 +24,10 @@ public final class MyRocksAdapter implements StorageAdapter {
                 "plugin_load_add", "ha_rocksdb",
                 "default_storage_engine", "ROCKSDB",
                 "gtid_pos_auto_engines", "ROCKSDB");
+    }
+
+    @Override
+    public EngineCapabilities capabilities(ServerFacts facts) {
+        return MyRocksCapabilities.from(facts);
     }
 }
