@@ -3,6 +3,11 @@ package io.shardgate.storage;
 import io.shardgate.storage.capability.EngineCapabilities;
 import io.shardgate.storage.capability.InnoDbCapabilities;
 import io.shardgate.storage.capability.ServerFacts;
+import io.shardgate.storage.health.EngineSampler;
+import io.shardgate.storage.health.HealthRules;
+import io.shardgate.storage.health.HealthSettings;
+import io.shardgate.storage.health.InnoDbHealthRules;
+import io.shardgate.storage.health.InnoDbSampler;
 
 import java.util.Map;
 
@@ -22,5 +27,15 @@ public final class InnoDbAdapter implements StorageAdapter {
     @Override
     public EngineCapabilities capabilities(ServerFacts facts) {
         return InnoDbCapabilities.from(facts);
+    }
+
+    @Override
+    public EngineSampler sampler() {
+        return new InnoDbSampler();
+    }
+
+    @Override
+    public HealthRules healthRules(HealthSettings settings) {
+        return new InnoDbHealthRules(settings);
     }
 }

@@ -3,6 +3,11 @@ package io.shardgate.storage;
 import io.shardgate.storage.capability.EngineCapabilities;
 import io.shardgate.storage.capability.MyRocksCapabilities;
 import io.shardgate.storage.capability.ServerFacts;
+import io.shardgate.storage.health.EngineSampler;
+import io.shardgate.storage.health.HealthRules;
+import io.shardgate.storage.health.HealthSettings;
+import io.shardgate.storage.health.MyRocksHealthRules;
+import io.shardgate.storage.health.MyRocksSampler;
 
 import java.util.Map;
 
@@ -29,5 +34,15 @@ public final class MyRocksAdapter implements StorageAdapter {
     @Override
     public EngineCapabilities capabilities(ServerFacts facts) {
         return MyRocksCapabilities.from(facts);
+    }
+
+    @Override
+    public EngineSampler sampler() {
+        return new MyRocksSampler();
+    }
+
+    @Override
+    public HealthRules healthRules(HealthSettings settings) {
+        return new MyRocksHealthRules();
     }
 }

@@ -2,6 +2,9 @@ package io.shardgate.storage;
 
 import io.shardgate.storage.capability.EngineCapabilities;
 import io.shardgate.storage.capability.ServerFacts;
+import io.shardgate.storage.health.EngineSampler;
+import io.shardgate.storage.health.HealthRules;
+import io.shardgate.storage.health.HealthSettings;
 
 import java.util.Map;
 
@@ -25,4 +28,10 @@ public interface StorageAdapter {
      * already checked that the server has the engine (see {@link CapabilityProbe}).
      */
     EngineCapabilities capabilities(ServerFacts facts);
+
+    /** Reads this engine's health values from a backend. */
+    EngineSampler sampler();
+
+    /** Judges this engine's health samples under {@code settings}. */
+    HealthRules healthRules(HealthSettings settings);
 }
