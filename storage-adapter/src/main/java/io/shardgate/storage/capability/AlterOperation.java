@@ -26,8 +26,11 @@ public enum AlterOperation {
     CHANGE_ENGINE,
     /** FORCE, ENGINE=&lt;its own engine&gt;, or a ROW_FORMAT / KEY_BLOCK_SIZE / page-compression change. */
     REBUILD,
-    /** COMMENT, AUTO_INCREMENT, default character set and other metadata-only table options. */
+    /** AUTO_INCREMENT=n. */
+    CHANGE_AUTO_INCREMENT,
+    /** COMMENT, default character set and other metadata-only table options. */
     TABLE_OPTIONS,
+    /** CONVERT TO CHARACTER SET; a no-op when the columns already use it, a copy otherwise. */
     CONVERT_CHARSET,
     /** Partition maintenance, CHECK constraints and anything else not classified. */
     OTHER

@@ -35,7 +35,7 @@ public final class InnoDbCapabilities {
      * The least blocking ALGORITHM/LOCK per operation, each verified on MariaDB 10.11.19 by
      * running the operation with every stricter choice first (see docs/engines.md).
      */
-    public static final OnlineDdl ONLINE_DDL = new OnlineDdl(rules(), AlterChoice.of(INSTANT, NONE));
+    public static final OnlineDdl ONLINE_DDL = new OnlineDdl(rules(), java.util.Optional.empty());
 
     private InnoDbCapabilities() {
     }
@@ -95,8 +95,10 @@ public final class InnoDbCapabilities {
         rules.put(AlterOperation.RENAME_TABLE, OnlineDdlRule.exact(INSTANT, EXCLUSIVE));
         rules.put(AlterOperation.CHANGE_ENGINE, OnlineDdlRule.exact(COPY, SHARED));
         rules.put(AlterOperation.REBUILD, OnlineDdlRule.exact(INPLACE, NONE));
+        rules.put(AlterOperation.CHANGE_AUTO_INCREMENT, OnlineDdlRule.exact(INSTANT, NONE));
         rules.put(AlterOperation.TABLE_OPTIONS, OnlineDdlRule.exact(INSTANT, NONE));
-        rules.put(AlterOperation.CONVERT_CHARSET, OnlineDdlRule.exact(COPY, SHARED));
+        // INSTANT when the columns already have the character set, COPY when they change.
+        rules.put(AlterOperation.CONVERT_CHARSET, OnlineDdlRule.lockOnly(INSTANT, NONE));
         rules.put(AlterOperation.OTHER, OnlineDdlRule.unknown());
         return rules;
     }

@@ -22,10 +22,10 @@ import static java.util.Objects.requireNonNull;
 /** MyRocks' capabilities, derived from a server's {@link ServerFacts}. */
 public final class MyRocksCapabilities {
     /**
-     * MyRocks runs only ADD/DROP INDEX in place, and then with LOCK=SHARED; everything else
-     * copies the table. Verified on MariaDB 10.11.19 (see docs/engines.md).
+     * MyRocks runs only ADD/DROP INDEX and AUTO_INCREMENT=n in place, and then with LOCK=SHARED;
+     * everything else copies the table. Verified on MariaDB 10.11.19 (see docs/engines.md).
      */
-    public static final OnlineDdl ONLINE_DDL = new OnlineDdl(rules(), AlterChoice.of(COPY, SHARED));
+    public static final OnlineDdl ONLINE_DDL = new OnlineDdl(rules(), java.util.Optional.of(AlterChoice.of(COPY, SHARED)));
 
     private MyRocksCapabilities() {
     }
@@ -78,6 +78,9 @@ public final class MyRocksCapabilities {
         }
         rules.put(AlterOperation.ADD_INDEX, OnlineDdlRule.exact(INPLACE, SHARED));
         rules.put(AlterOperation.DROP_INDEX, OnlineDdlRule.exact(INPLACE, SHARED));
+        rules.put(AlterOperation.CHANGE_AUTO_INCREMENT, OnlineDdlRule.exact(INPLACE, SHARED));
+        // In place when nothing changes, a copy otherwise.
+        rules.put(AlterOperation.CONVERT_CHARSET, OnlineDdlRule.lockOnly(INPLACE, SHARED));
         rules.put(AlterOperation.RENAME_TABLE, OnlineDdlRule.exact(INSTANT, EXCLUSIVE));
         rules.put(AlterOperation.OTHER, OnlineDdlRule.unknown());
         return rules;

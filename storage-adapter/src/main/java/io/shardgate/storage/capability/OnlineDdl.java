@@ -20,15 +20,18 @@ import static java.util.Objects.requireNonNull;
  *       Asking for {@code INPLACE} costs nothing, since the server still picks a cheaper way
  *       when it has one;</li>
  *   <li>a rename alone is a metadata change ({@code INSTANT, LOCK=EXCLUSIVE} for a moment);
- *       combined with other operations it takes {@link #renameWithOthers()}: no constraint on
- *       InnoDB, {@code COPY} on MyRocks;</li>
+ *       combined with other operations it takes {@link #renameWithOthers()}: nothing on InnoDB
+ *       (where it adds no constraint at all), {@code COPY} on MyRocks;</li>
+ *   <li>replacing the primary key ({@code DROP PRIMARY KEY, ADD PRIMARY KEY (…)}) costs what adding
+ *       one costs: InnoDB rebuilds in place with {@code LOCK=NONE}, though dropping it alone copies;</li>
  *   <li>{@code COPY} always needs at least {@code LOCK=SHARED}.</li>
  * </ul>
  *
  * @param rules            one rule per operation; operations without one are {@link OnlineDdlRule#unknown()}
- * @param renameWithOthers what {@link AlterOperation#RENAME_TABLE} costs next to other operations
+ * @param renameWithOthers what {@link AlterOperation#RENAME_TABLE} costs next to other operations;
+ *                         empty when it costs nothing there
  */
-public record OnlineDdl(Map<AlterOperation, OnlineDdlRule> rules, AlterChoice renameWithOthers) {
+public record OnlineDdl(Map<AlterOperation, OnlineDdlRule> rules, java.util.Optional<AlterChoice> renameWithOthers) {
     public OnlineDdl {
         requireNonNull(rules, "rules is null");
         requireNonNull(renameWithOthers, "renameWithOthers is null");
@@ -48,6 +51,16 @@ public record OnlineDdl(Map<AlterOperation, OnlineDdlRule> rules, AlterChoice re
         if (operations.isEmpty()) {
             throw new IllegalArgumentException("no operations");
         }
+        if (operations.contains(AlterOperation.DROP_PRIMARY_KEY) && operations.contains(AlterOperation.ADD_PRIMARY_KEY)) {
+            Set<AlterOperation> replaced = java.util.EnumSet.copyOf(operations);
+            replaced.remove(AlterOperation.DROP_PRIMARY_KEY);
+            return leastBlocking(replaced);
+        }
+        if (operations.size() > 1 && operations.contains(AlterOperation.RENAME_TABLE) && renameWithOthers.isEmpty()) {
+            Set<AlterOperation> others = java.util.EnumSet.copyOf(operations);
+            others.remove(AlterOperation.RENAME_TABLE);
+            return leastBlocking(others);
+        }
         if (operations.size() == 1) {
             return rule(operations.iterator().next());
         }
@@ -57,7 +70,7 @@ public record OnlineDdl(Map<AlterOperation, OnlineDdlRule> rules, AlterChoice re
         Set<AlterAlgorithm> algorithms = java.util.EnumSet.noneOf(AlterAlgorithm.class);
         for (AlterOperation operation : operations) {
             OnlineDdlRule rule = operation == AlterOperation.RENAME_TABLE
-                    ? new OnlineDdlRule(renameWithOthers, OnlineDdlRule.Certainty.EXACT)
+                    ? new OnlineDdlRule(renameWithOthers.orElseThrow(), OnlineDdlRule.Certainty.EXACT)
                     : rule(operation);
             algorithms.add(rule.best().algorithm());
             maxAlgorithm = AlterAlgorithm.max(maxAlgorithm, rule.best().algorithm());

@@ -70,6 +70,8 @@ final class AlterClassifier {
             if (name.equals("ENGINE")) {
                 operations.add(value.equalsIgnoreCase(shardEngine.serverName())
                         ? AlterOperation.REBUILD : AlterOperation.CHANGE_ENGINE);
+            } else if (name.equals("AUTO_INCREMENT")) {
+                operations.add(AlterOperation.CHANGE_AUTO_INCREMENT);
             } else if (REBUILD_OPTIONS.contains(name)) {
                 operations.add(AlterOperation.REBUILD);
             } else {

@@ -47,9 +47,28 @@ class OnlineDdlTest {
 
     @Test
     void renameIsFreeNextToInnoDbOperationsButCopiesOnMyRocks() {
-        assertThat(innodb.leastBlocking(EnumSet.of(RENAME_TABLE, ADD_INDEX)).best()).isEqualTo(AlterChoice.of(INPLACE, NONE));
+        assertThat(innodb.leastBlocking(EnumSet.of(RENAME_TABLE, ADD_INDEX)).best()).isEqualTo(AlterChoice.of(NOCOPY, NONE));
         assertThat(innodb.leastBlocking(EnumSet.of(RENAME_TABLE, ADD_COLUMN)).best()).isEqualTo(AlterChoice.of(INSTANT, NONE));
         assertThat(myrocks.leastBlocking(EnumSet.of(RENAME_TABLE, ADD_INDEX)).best()).isEqualTo(AlterChoice.of(COPY, SHARED));
+    }
+
+    @Test
+    void replacingThePrimaryKeyCostsWhatAddingOneCosts() {
+        assertThat(innodb.leastBlocking(EnumSet.of(AlterOperation.DROP_PRIMARY_KEY)).best())
+                .isEqualTo(AlterChoice.of(COPY, SHARED));
+        assertThat(innodb.leastBlocking(EnumSet.of(AlterOperation.DROP_PRIMARY_KEY, AlterOperation.ADD_PRIMARY_KEY)).best())
+                .isEqualTo(AlterChoice.of(INPLACE, NONE));
+        assertThat(myrocks.leastBlocking(EnumSet.of(AlterOperation.DROP_PRIMARY_KEY, AlterOperation.ADD_PRIMARY_KEY)).best())
+                .isEqualTo(AlterChoice.of(COPY, SHARED));
+    }
+
+    @Test
+    void autoIncrementAndCharsetConversion() {
+        assertThat(innodb.leastBlocking(EnumSet.of(AlterOperation.CHANGE_AUTO_INCREMENT)).best())
+                .isEqualTo(AlterChoice.of(INSTANT, NONE));
+        assertThat(myrocks.leastBlocking(EnumSet.of(AlterOperation.CHANGE_AUTO_INCREMENT)).best())
+                .isEqualTo(AlterChoice.of(INPLACE, SHARED));
+        assertThat(innodb.rule(AlterOperation.CONVERT_CHARSET).certainty()).isEqualTo(OnlineDdlRule.Certainty.LOCK_ONLY);
     }
 
     @Test
