@@ -81,7 +81,7 @@ final class AlterClassifier {
         if (alter.getPartition() != null || alter.isIgnore()) {
             operations.add(AlterOperation.OTHER);
         }
-        return new AlterRequest(operations, algorithm, lock, ", ");
+        return new AlterRequest(operations, algorithm, lock, Optional.of(", "));
     }
 
     static AlterRequest createIndex(SQLCreateIndexStatement create) {
@@ -91,14 +91,14 @@ final class AlterClassifier {
             default -> AlterOperation.ADD_INDEX;
         };
         var options = create.getIndexDefinition().getOptions();
-        return new AlterRequest(EnumSet.of(operation), word(options.getAlgorithm()), word(options.getLock()), " ");
+        return new AlterRequest(EnumSet.of(operation), word(options.getAlgorithm()), word(options.getLock()), Optional.of(" "));
     }
 
     static AlterRequest dropIndex(SQLDropIndexStatement drop) {
         AlterOperation operation = isPrimary(drop.getIndexName())
                 ? AlterOperation.DROP_PRIMARY_KEY : AlterOperation.DROP_INDEX;
         return new AlterRequest(EnumSet.of(operation), optionalWord(drop.getAlgorithm()),
-                optionalWord(drop.getLockOption()), " ");
+                optionalWord(drop.getLockOption()), Optional.empty());
     }
 
     private static void classify(SQLAlterTableItem item, Set<AlterOperation> operations) {

@@ -32,9 +32,10 @@ import static java.util.Objects.requireNonNull;
  *   <li>CREATE TABLE, ALTER TABLE and CREATE INDEX: foreign keys (inline REFERENCES too),
  *       FULLTEXT and spatial types are refused where the engine lacks them; table options are
  *       checked by {@link TableOptionCheck}.</li>
- *   <li>ALTER TABLE, CREATE INDEX and DROP INDEX: the least blocking ALGORITHM/LOCK the engine
- *       allows is added where the statement names none, and a statement that would block writes
- *       is refused unless {@code allowBlockingDdl} (see {@link OnlineDdlDecision}).</li>
+ *   <li>ALTER TABLE and CREATE INDEX: the least blocking ALGORITHM/LOCK the engine allows is
+ *       added where the statement names none; these and DROP INDEX (which takes no clauses) are
+ *       refused when they would block writes, unless {@code allowBlockingDdl} (see
+ *       {@link OnlineDdlDecision}).</li>
  *   <li>SET GLOBAL of the page-compression algorithm: refused when its provider is not loaded.</li>
  *   <li>Anything else is accepted unchanged. A statement the parser cannot read is refused, so
  *       that it runs on all shards or none.</li>
@@ -158,13 +159,13 @@ public final class DdlValidator {
             OnlineDdlDecision.Refusal refusal = outcome.refusal().get();
             return DdlVerdict.Refused.of(refusal.code(), shard, capabilities.engine(), refusal.clause(), refusal.detail());
         }
-        if (outcome.clauses().isEmpty()) {
+        if (outcome.clauses().isEmpty() || request.separator().isEmpty()) {
             return new DdlVerdict.Accepted(sql, false);
         }
         int at = SqlTokens.endOfStatement(sql, tokens);
         StringBuilder added = new StringBuilder();
         for (String clause : outcome.clauses()) {
-            added.append(request.separator()).append(clause);
+            added.append(request.separator().get()).append(clause);
         }
         return new DdlVerdict.Accepted(sql.substring(0, at) + added + sql.substring(at), true);
     }

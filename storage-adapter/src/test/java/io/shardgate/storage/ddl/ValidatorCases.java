@@ -18,12 +18,15 @@ public final class ValidatorCases {
     /**
      * One case.
      *
-     * @param line    the line number of its {@code sql:}
-     * @param title   its {@code ==} line
-     * @param innodb  the expectation for the InnoDB shard
-     * @param rocksdb the expectation for the MyRocks shard
+     * @param line                the line number of its {@code sql:}
+     * @param title               its {@code ==} line
+     * @param innodb              the expectation for the InnoDB shard
+     * @param rocksdb             the expectation for the MyRocks shard
+     * @param innodbServerError   the error an InnoDB server answers the accepted statement with, or 0
+     * @param rocksdbServerError  the same for MyRocks
      */
-    public record Case(int line, String title, String sql, boolean allow, String innodb, String rocksdb) {
+    public record Case(int line, String title, String sql, boolean allow, String innodb, String rocksdb,
+                       int innodbServerError, int rocksdbServerError) {
         @Override
         public String toString() {
             return "line " + line + ": " + sql + (allow ? " (allow blocking)" : "");
@@ -49,6 +52,8 @@ public final class ValidatorCases {
         boolean allow = false;
         String innodb = null;
         String rocksdb = null;
+        int innodbServer = 0;
+        int rocksdbServer = 0;
         String[] lines = text.split("\n", -1);
         for (int i = 0; i <= lines.length; i++) {
             String line = i < lines.length ? lines[i] : "";
@@ -60,12 +65,14 @@ public final class ValidatorCases {
                     if (innodb == null || rocksdb == null) {
                         throw new IllegalArgumentException("line " + sqlLine + ": a case needs innodb: and rocksdb:");
                     }
-                    cases.add(new Case(sqlLine, title, sql, allow, innodb, rocksdb));
+                    cases.add(new Case(sqlLine, title, sql, allow, innodb, rocksdb, innodbServer, rocksdbServer));
                 }
                 sql = null;
                 allow = false;
                 innodb = null;
                 rocksdb = null;
+                innodbServer = 0;
+                rocksdbServer = 0;
             } else if (line.startsWith("== ")) {
                 title = line.substring(3);
             } else if (line.startsWith("sql: ")) {
@@ -77,6 +84,10 @@ public final class ValidatorCases {
                 innodb = line.substring(8);
             } else if (line.startsWith("rocksdb: ")) {
                 rocksdb = line.substring(9);
+            } else if (line.startsWith("innodb-server: ")) {
+                innodbServer = Integer.parseInt(line.substring(15).split(" ")[0]);
+            } else if (line.startsWith("rocksdb-server: ")) {
+                rocksdbServer = Integer.parseInt(line.substring(16).split(" ")[0]);
             } else {
                 throw new IllegalArgumentException("line " + (i + 1) + ": cannot read '" + line + "'");
             }
