@@ -30,7 +30,7 @@ public final class InnoDbAdapter implements StorageAdapter {
     }
 
     @Override
-    public EngineSampler sampler() {
+    public EngineSampler sampler(HealthSettings settings) {
         return new InnoDbSampler();
     }
 

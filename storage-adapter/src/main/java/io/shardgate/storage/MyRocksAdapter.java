@@ -37,8 +37,8 @@ public final class MyRocksAdapter implements StorageAdapter {
     }
 
     @Override
-    public EngineSampler sampler() {
-        return new MyRocksSampler();
+    public EngineSampler sampler(HealthSettings settings) {
+        return new MyRocksSampler(settings.statusTimeout());
     }
 
     @Override

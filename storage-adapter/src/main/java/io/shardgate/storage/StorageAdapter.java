@@ -29,8 +29,8 @@ public interface StorageAdapter {
      */
     EngineCapabilities capabilities(ServerFacts facts);
 
-    /** Reads this engine's health values from a backend. */
-    EngineSampler sampler();
+    /** Reads this engine's health values from a backend, within {@code settings}' timeouts. */
+    EngineSampler sampler(HealthSettings settings);
 
     /** Judges this engine's health samples under {@code settings}. */
     HealthRules healthRules(HealthSettings settings);

@@ -10,7 +10,8 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The one control connection a health monitor keeps to its backend: opened when first needed,
- * dropped on any failure so that the next probe reconnects. Used by one thread only.
+ * dropped on any failure so that the next probe reconnects, and replaced when a sampler's
+ * own timeout closed it. Used by one thread only.
  */
 final class ControlConnection implements AutoCloseable {
     private final BackendEndpoint backend;
@@ -31,7 +32,7 @@ final class ControlConnection implements AutoCloseable {
     /** Runs {@code work}, connecting first if needed; a failure closes the connection and is rethrown. */
     <T> T run(Work<T> work) throws SQLException {
         try {
-            if (connection == null) {
+            if (connection == null || connection.isClosed()) {
                 connection = backend.connect(connectTimeout, socketTimeout);
             }
             return work.run(connection);

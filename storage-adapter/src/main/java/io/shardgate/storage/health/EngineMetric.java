@@ -19,7 +19,7 @@ public enum EngineMetric {
     ROCKSDB_IMMUTABLE_MEMTABLES("shardgate.engine.rocksdb.memtables.immutable", Kind.GAUGE, "memtables",
             "Full memtables waiting to be flushed (ROCKSDB_CFSTATS NUM_IMMUTABLE_MEM_TABLE)"),
     ROCKSDB_MEMTABLE_BYTES("shardgate.engine.rocksdb.memtables.size", Kind.GAUGE, "bytes",
-            "Memory used by all memtables (Rocksdb_memtable_total)"),
+            "Memory used by the memtables of all column families (ROCKSDB_CFSTATS CUR_SIZE_ALL_MEM_TABLES)"),
     ROCKSDB_BACKGROUND_ERRORS("shardgate.engine.rocksdb.background.errors", Kind.COUNTER, "errors",
             "Background errors since server start (ROCKSDB_DBSTATS DB_BACKGROUND_ERRORS)"),
     INNODB_HISTORY_LIST_LENGTH("shardgate.engine.innodb.history.list.length", Kind.GAUGE, "undo logs",

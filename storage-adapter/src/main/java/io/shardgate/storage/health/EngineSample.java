@@ -16,9 +16,11 @@ import static java.util.Objects.requireNonNull;
  *                       checked this time (see {@link #slowChecks})
  * @param tableBytes     allocated bytes per {@code schema.table}; empty when not checked this time
  * @param slowChecks     whether this probe ran the slow checks (corrupt indexes, table sizes)
+ * @param countersBlocked whether reading the engine's status counters did not finish within
+ *                        {@link HealthSettings#statusTimeout()} (MyRocks: writes are stopped now)
  */
 public record EngineSample(boolean engineLoaded, Map<EngineMetric, Long> values, List<String> corruptIndexes,
-                           Map<String, Long> tableBytes, boolean slowChecks) {
+                           Map<String, Long> tableBytes, boolean slowChecks, boolean countersBlocked) {
     public EngineSample {
         Map<EngineMetric, Long> copy = new EnumMap<>(EngineMetric.class);
         copy.putAll(requireNonNull(values, "values is null"));
@@ -29,7 +31,7 @@ public record EngineSample(boolean engineLoaded, Map<EngineMetric, Long> values,
 
     /** A server that no longer has the engine: nothing else was read. */
     public static EngineSample engineMissing() {
-        return new EngineSample(false, Map.of(), List.of(), Map.of(), false);
+        return new EngineSample(false, Map.of(), List.of(), Map.of(), false, false);
     }
 
     public OptionalLong value(EngineMetric metric) {
@@ -63,6 +65,6 @@ public record EngineSample(boolean engineLoaded, Map<EngineMetric, Long> values,
         for (EngineMetric metric : List.of(EngineMetric.INNODB_CORRUPT_INDEXES, EngineMetric.TABLE_ALLOCATED_BYTES)) {
             slow.value(metric).ifPresent(value -> merged.putIfAbsent(metric, value));
         }
-        return new EngineSample(true, merged, slow.corruptIndexes, slow.tableBytes, false);
+        return new EngineSample(true, merged, slow.corruptIndexes, slow.tableBytes, false, countersBlocked);
     }
 }

@@ -55,7 +55,7 @@ public final class HealthMonitor implements AutoCloseable {
                     + backend);
         }
         this.settings = requireNonNull(settings, "settings is null");
-        this.sampler = adapter.sampler();
+        this.sampler = adapter.sampler(settings);
         this.rules = adapter.healthRules(settings);
         this.listener = requireNonNull(listener, "listener is null");
         this.clock = Clock.systemUTC();

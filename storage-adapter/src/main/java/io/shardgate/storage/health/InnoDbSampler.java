@@ -62,6 +62,6 @@ public final class InnoDbSampler implements EngineSampler {
             values.put(EngineMetric.INNODB_CORRUPT_INDEXES, (long) corrupt.size());
             values.put(EngineMetric.TABLE_ALLOCATED_BYTES, tableBytes.values().stream().mapToLong(Long::longValue).sum());
         }
-        return new EngineSample(true, values, corrupt, tableBytes, slowChecks);
+        return new EngineSample(true, values, corrupt, tableBytes, slowChecks, false);
     }
 }

@@ -8,7 +8,8 @@ import java.util.Locale;
  *   <li>FAILED when the engine is no longer loaded, or background errors grew since the last
  *       probe (RocksDB stops accepting writes after a background error);</li>
  *   <li>STALLED when any stall counter (stops, slowdowns, stalled microseconds) grew since the
- *       last probe: writers are waiting for flushes or compactions right now;</li>
+ *       last probe, or the counters could not be read in time (MyRocks holds the global status
+ *       while writes are stopped): writers are waiting for flushes or compactions;</li>
  *   <li>DEGRADED when a compaction or a memtable flush was pending at this probe and the one
  *       before (a single pending flush is ordinary under writes), or background errors happened
  *       since the server started.</li>
@@ -24,6 +25,10 @@ public final class MyRocksHealthRules implements HealthRules {
             return new Judgement.Builder().add(HealthState.FAILED, "engine ROCKSDB is not loaded").build();
         }
         Judgement.Builder judgement = new Judgement.Builder();
+        if (current.countersBlocked()) {
+            judgement.add(HealthState.STALLED, "writes stopped: the stall counters did not answer in time"
+                    + " (MyRocks holds the global status while writes are stopped)");
+        }
         long stops = current.growthSince(previous, EngineMetric.ROCKSDB_STALL_STOPS);
         long slowdowns = current.growthSince(previous, EngineMetric.ROCKSDB_STALL_SLOWDOWNS);
         long micros = current.growthSince(previous, EngineMetric.ROCKSDB_STALL_MICROS);

@@ -24,7 +24,7 @@ class EngineSampleTest {
     @Test
     void fastSamplesCarryTheLastSlowResults() {
         EngineSample slow = new EngineSample(true, Map.of(INNODB_CORRUPT_INDEXES, 1L, TABLE_ALLOCATED_BYTES, 4096L),
-                List.of("db/t.k"), Map.of("db.t", 4096L), true);
+                List.of("db/t.k"), Map.of("db.t", 4096L), true, false);
         EngineSample fast = Samples.of(INNODB_HISTORY_LIST_LENGTH, 7);
         EngineSample merged = fast.withSlowResultsOf(slow);
         assertThat(merged.values()).containsEntry(INNODB_HISTORY_LIST_LENGTH, 7L).containsEntry(INNODB_CORRUPT_INDEXES, 1L)

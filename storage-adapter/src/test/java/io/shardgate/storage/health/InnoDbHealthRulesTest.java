@@ -24,7 +24,7 @@ class InnoDbHealthRulesTest {
     @Test
     void corruptIndexesAreDegraded() {
         EngineSample sample = new EngineSample(true, Map.of(INNODB_HISTORY_LIST_LENGTH, 3L),
-                List.of("shop/orders.k_customer"), Map.of(), true);
+                List.of("shop/orders.k_customer"), Map.of(), true, false);
         Judgement judgement = rules.judge(null, sample);
         assertThat(judgement.state()).isEqualTo(HealthState.DEGRADED);
         assertThat(judgement.reasons()).containsExactly("indexes marked corrupt: shop/orders.k_customer");

@@ -30,6 +30,16 @@ class MyRocksHealthRulesTest {
     }
 
     @Test
+    void countersThatDoNotAnswerInTimeMeanWritesAreStopped() {
+        Judgement judgement = rules.judge(Samples.of(ROCKSDB_STALL_STOPS, 4), Samples.blocked());
+        assertThat(judgement.state()).isEqualTo(HealthState.STALLED);
+        assertThat(judgement.reasons()).containsExactly("writes stopped: the stall counters did not answer in time"
+                + " (MyRocks holds the global status while writes are stopped)");
+        assertThat(rules.judge(Samples.blocked(), Samples.of(ROCKSDB_STALL_STOPS, 9)).state())
+                .as("nothing to compare with after a blocked probe").isEqualTo(HealthState.OK);
+    }
+
+    @Test
     void flatCountersAreOkHowEverHighTheyAre() {
         EngineSample sample = Samples.of(ROCKSDB_STALL_STOPS, 12, ROCKSDB_STALL_MICROS, 10_394_631);
         assertThat(rules.judge(sample, sample)).isEqualTo(Judgement.ok());

@@ -9,11 +9,16 @@ final class Samples {
     private Samples() {
     }
 
+    /** A MyRocks sample whose stall counters could not be read in time. */
+    static EngineSample blocked() {
+        return new EngineSample(true, Map.of(), List.of(), Map.of(), false, true);
+    }
+
     static EngineSample of(Object... metricsAndValues) {
         Map<EngineMetric, Long> values = new EnumMap<>(EngineMetric.class);
         for (int i = 0; i < metricsAndValues.length; i += 2) {
             values.put((EngineMetric) metricsAndValues[i], ((Number) metricsAndValues[i + 1]).longValue());
         }
-        return new EngineSample(true, values, List.of(), Map.of(), false);
+        return new EngineSample(true, values, List.of(), Map.of(), false, false);
     }
 }
