@@ -2,11 +2,9 @@ package io.shardgate.storage.it;
 
 import io.shardgate.replication.topology.Node;
 import io.shardgate.replication.topology.Topology;
-import io.shardgate.replication.topology.TopologySpec;
 import io.shardgate.storage.CapabilityProbe;
 import io.shardgate.storage.Engine;
 import io.shardgate.storage.EngineMissingException;
-import io.shardgate.storage.StorageAdapters;
 import io.shardgate.storage.capability.BinlogFormat;
 import io.shardgate.storage.capability.EngineCapabilities;
 import io.shardgate.storage.capability.IsolationLevel;
@@ -32,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CapabilityProbeIT {
+    private EngineShards shards;
     private Topology topology;
     private Node innodb;
     private Node rocksdb;
@@ -39,20 +38,17 @@ class CapabilityProbeIT {
 
     @BeforeAll
     void start() {
-        topology = Topology.start(TopologySpec.builder()
-                .shard("s0", Engine.INNODB, 0)
-                .shard("s1", Engine.ROCKSDB, 0)
-                .build());
-        innodb = topology.shard("s0").primary();
-        rocksdb = topology.shard("s1").primary();
-        probe = new CapabilityProbe(StorageAdapters.load(getClass().getClassLoader()), new ServerFactsReader(),
-                Duration.ofSeconds(2), Duration.ofSeconds(10));
+        shards = EngineShards.start();
+        topology = shards.topology();
+        innodb = shards.innodb();
+        rocksdb = shards.rocksdb();
+        probe = new CapabilityProbe(shards.adapters(), new ServerFactsReader(), Duration.ofSeconds(2), Duration.ofSeconds(10));
     }
 
     @AfterAll
     void stop() {
-        if (topology != null) {
-            topology.close();
+        if (shards != null) {
+            shards.close();
         }
     }
 

@@ -1,13 +1,6 @@
 package io.shardgate.storage.it;
 
-import io.shardgate.replication.topology.Node;
-import io.shardgate.replication.topology.Topology;
-import io.shardgate.replication.topology.TopologySpec;
-import io.shardgate.storage.CapabilityProbe;
 import io.shardgate.storage.Engine;
-import io.shardgate.storage.StorageAdapters;
-import io.shardgate.storage.capability.EngineCapabilities;
-import io.shardgate.storage.capability.ServerFactsReader;
 import io.shardgate.storage.ddl.DdlValidator;
 import io.shardgate.storage.ddl.DdlVerdict;
 import io.shardgate.storage.ddl.ValidatorCases;
@@ -20,11 +13,8 @@ import org.junit.jupiter.api.TestInstance;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,29 +26,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DdlCasesOnServersIT {
-    private Topology topology;
-    private final Map<Engine, Node> nodes = new EnumMap<>(Engine.class);
-    private final Map<Engine, EngineCapabilities> capabilities = new EnumMap<>(Engine.class);
+    private EngineShards shards;
     private final DdlValidator validator = new DdlValidator();
 
     @BeforeAll
-    void start() throws SQLException {
-        topology = Topology.start(TopologySpec.builder()
-                .shard("s0", Engine.INNODB, 0)
-                .shard("s1", Engine.ROCKSDB, 0)
-                .build());
-        CapabilityProbe probe = new CapabilityProbe(StorageAdapters.load(getClass().getClassLoader()),
-                new ServerFactsReader(), Duration.ofSeconds(2), Duration.ofSeconds(30));
-        for (Node node : topology.nodes()) {
-            nodes.put(node.engine(), node);
-            capabilities.put(node.engine(), probe.probe(Backends.of(topology, node)));
-        }
+    void start() {
+        shards = EngineShards.start();
     }
 
     @AfterAll
     void stop() {
-        if (topology != null) {
-            topology.close();
+        if (shards != null) {
+            shards.close();
         }
     }
 
@@ -76,7 +55,7 @@ class DdlCasesOnServersIT {
 
     private void check(Engine engine, String shard, ValidatorCases.Case each, String expected, int serverError)
             throws SQLException {
-        DdlVerdict verdict = validator.validate(each.sql(), capabilities.get(engine), shard, each.allow());
+        DdlVerdict verdict = validator.validate(each.sql(), shards.capabilities(engine), shard, each.allow());
         assertThat(show(verdict)).as("live capabilities decide as the captured facts do").isEqualTo(expected);
         if (verdict instanceof DdlVerdict.Accepted accepted) {
             assertThat(run(engine, accepted.sql())).as(accepted.sql()).isEqualTo(serverError);
@@ -85,7 +64,7 @@ class DdlCasesOnServersIT {
 
     /** Runs one statement on a fresh fixture; 0 on success, else the error number. */
     private int run(Engine engine, String sql) throws SQLException {
-        try (Connection connection = nodes.get(engine).connect(); Statement statement = connection.createStatement()) {
+        try (Connection connection = shards.node(engine).connect(); Statement statement = connection.createStatement()) {
             statement.execute("DROP DATABASE IF EXISTS dc");
             statement.execute("DROP DATABASE IF EXISTS shop");
             statement.execute("CREATE DATABASE dc");

@@ -1,8 +1,6 @@
 package io.shardgate.storage.it;
 
 import io.shardgate.replication.topology.Node;
-import io.shardgate.replication.topology.Topology;
-import io.shardgate.replication.topology.TopologySpec;
 import io.shardgate.storage.Engine;
 import io.shardgate.storage.StorageAdapters;
 import io.shardgate.storage.health.EngineMetric;
@@ -54,7 +52,7 @@ class EngineHealthIT {
     private static final long HISTORY_THRESHOLD = 500;
     private static final Duration STALL_BOUND = Duration.ofSeconds(5);
 
-    private Topology topology;
+    private EngineShards shards;
     private Node innodb;
     private Node rocksdb;
     private final Reports innodbReports = new Reports();
@@ -68,23 +66,20 @@ class EngineHealthIT {
     @BeforeAll
     void start() {
         // loose-: the InnoDB node has no rocksdb plugin and ignores them.
-        topology = Topology.start(TopologySpec.builder()
-                .shard("s0", Engine.INNODB, 0)
-                .shard("s1", Engine.ROCKSDB, 0)
-                .serverOption("loose-rocksdb_rate_limiter_bytes_per_sec", "1048576")
-                .serverOption("loose-rocksdb_default_cf_options", "write_buffer_size=1m")
-                .build());
-        innodb = topology.shard("s0").primary();
-        rocksdb = topology.shard("s1").primary();
-        StorageAdapters adapters = StorageAdapters.load(getClass().getClassLoader());
+        shards = EngineShards.start(Map.of(
+                "loose-rocksdb_rate_limiter_bytes_per_sec", "1048576",
+                "loose-rocksdb_default_cf_options", "write_buffer_size=1m"));
+        innodb = shards.innodb();
+        rocksdb = shards.rocksdb();
+        StorageAdapters adapters = shards.adapters();
         HealthSettings settings = HealthSettings.defaults().withHistoryListThreshold(HISTORY_THRESHOLD);
-        innodbMonitor = new HealthMonitor(Backends.of(topology, innodb), adapters.forEngine(Engine.INNODB), settings,
+        innodbMonitor = new HealthMonitor(shards.backend(Engine.INNODB), adapters.forEngine(Engine.INNODB), settings,
                 innodbReports);
-        rocksdbMonitor = new HealthMonitor(Backends.of(topology, rocksdb), adapters.forEngine(Engine.ROCKSDB), settings,
+        rocksdbMonitor = new HealthMonitor(shards.backend(Engine.ROCKSDB), adapters.forEngine(Engine.ROCKSDB), settings,
                 rocksdbReports);
         HealthSettings impatient = new HealthSettings(settings.interval(), settings.connectTimeout(),
                 settings.socketTimeout(), HISTORY_THRESHOLD, settings.slowCheckInterval(), Duration.ofMillis(200));
-        impatientMonitor = new HealthMonitor(Backends.of(topology, rocksdb), adapters.forEngine(Engine.ROCKSDB), impatient,
+        impatientMonitor = new HealthMonitor(shards.backend(Engine.ROCKSDB), adapters.forEngine(Engine.ROCKSDB), impatient,
                 impatientReports);
         innodbMonitor.start();
         rocksdbMonitor.start();
@@ -107,8 +102,8 @@ class EngineHealthIT {
         if (impatientMonitor != null) {
             impatientMonitor.close();
         }
-        if (topology != null) {
-            topology.close();
+        if (shards != null) {
+            shards.close();
         }
     }
 

@@ -1,13 +1,8 @@
 package io.shardgate.storage.it;
 
 import io.shardgate.replication.topology.Node;
-import io.shardgate.replication.topology.Topology;
-import io.shardgate.replication.topology.TopologySpec;
-import io.shardgate.storage.CapabilityProbe;
 import io.shardgate.storage.Engine;
-import io.shardgate.storage.StorageAdapters;
 import io.shardgate.storage.capability.EngineCapabilities;
-import io.shardgate.storage.capability.ServerFactsReader;
 import io.shardgate.storage.ddl.DdlRefusal;
 import io.shardgate.storage.ddl.DdlValidator;
 import io.shardgate.storage.ddl.DdlVerdict;
@@ -19,7 +14,6 @@ import org.junit.jupiter.api.TestInstance;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -35,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class MyRocksSilentBehaviourIT {
     private static final int ROWS = 20_000;
 
-    private Topology topology;
+    private EngineShards shards;
     private Node innodb;
     private Node rocksdb;
     private EngineCapabilities rocksdbCapabilities;
@@ -43,16 +37,11 @@ class MyRocksSilentBehaviourIT {
     private final List<String> measurements = new ArrayList<>();
 
     @BeforeAll
-    void start() throws SQLException {
-        topology = Topology.start(TopologySpec.builder()
-                .shard("s0", Engine.INNODB, 0)
-                .shard("s1", Engine.ROCKSDB, 0)
-                .build());
-        innodb = topology.shard("s0").primary();
-        rocksdb = topology.shard("s1").primary();
-        rocksdbCapabilities = new CapabilityProbe(StorageAdapters.load(getClass().getClassLoader()),
-                new ServerFactsReader(), Duration.ofSeconds(2), Duration.ofSeconds(30))
-                .probe(Backends.of(topology, rocksdb));
+    void start() {
+        shards = EngineShards.start();
+        innodb = shards.innodb();
+        rocksdb = shards.rocksdb();
+        rocksdbCapabilities = shards.capabilities(Engine.ROCKSDB);
         for (Node node : List.of(innodb, rocksdb)) {
             node.execute("CREATE DATABASE silent", "CREATE TABLE silent.p (id INT PRIMARY KEY)",
                     "INSERT INTO silent.p VALUES (1)");
@@ -62,8 +51,8 @@ class MyRocksSilentBehaviourIT {
     @AfterAll
     void stop() {
         measurements.forEach(line -> System.out.println("[silent-it] " + line));
-        if (topology != null) {
-            topology.close();
+        if (shards != null) {
+            shards.close();
         }
     }
 

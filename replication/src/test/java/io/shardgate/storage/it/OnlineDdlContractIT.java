@@ -1,15 +1,8 @@
 package io.shardgate.storage.it;
 
-import io.shardgate.replication.topology.Node;
-import io.shardgate.replication.topology.Topology;
-import io.shardgate.replication.topology.TopologySpec;
-import io.shardgate.storage.CapabilityProbe;
 import io.shardgate.storage.Engine;
-import io.shardgate.storage.StorageAdapters;
 import io.shardgate.storage.capability.AlterAlgorithm;
 import io.shardgate.storage.capability.AlterLock;
-import io.shardgate.storage.capability.EngineCapabilities;
-import io.shardgate.storage.capability.ServerFactsReader;
 import io.shardgate.storage.ddl.DdlValidator;
 import io.shardgate.storage.ddl.DdlVerdict;
 import org.junit.jupiter.api.AfterAll;
@@ -21,7 +14,6 @@ import org.junit.jupiter.api.TestInstance;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -71,9 +63,7 @@ class OnlineDdlContractIT {
             new Sample("DROP INDEX kb, ADD INDEX kb (b, a)", Engine.INNODB, Engine.ROCKSDB),
             new Sample("RENAME TO t2, ADD INDEX ka (a)", Engine.INNODB, Engine.ROCKSDB));
 
-    private Topology topology;
-    private final Map<Engine, Node> nodes = new java.util.EnumMap<>(Engine.class);
-    private final Map<Engine, EngineCapabilities> capabilities = new java.util.EnumMap<>(Engine.class);
+    private EngineShards shards;
     private final DdlValidator validator = new DdlValidator();
 
     record Sample(String alter, List<Engine> engines) {
@@ -83,23 +73,14 @@ class OnlineDdlContractIT {
     }
 
     @BeforeAll
-    void start() throws SQLException {
-        topology = Topology.start(TopologySpec.builder()
-                .shard("s0", Engine.INNODB, 0)
-                .shard("s1", Engine.ROCKSDB, 0)
-                .build());
-        CapabilityProbe probe = new CapabilityProbe(StorageAdapters.load(getClass().getClassLoader()),
-                new ServerFactsReader(), Duration.ofSeconds(2), Duration.ofSeconds(30));
-        for (Node node : topology.nodes()) {
-            nodes.put(node.engine(), node);
-            capabilities.put(node.engine(), probe.probe(Backends.of(topology, node)));
-        }
+    void start() {
+        shards = EngineShards.start();
     }
 
     @AfterAll
     void stop() {
-        if (topology != null) {
-            topology.close();
+        if (shards != null) {
+            shards.close();
         }
     }
 
@@ -130,7 +111,7 @@ class OnlineDdlContractIT {
         cases.put("ADD CONSTRAINT fk2 FOREIGN KEY (a) REFERENCES p (id)", 1846);
         List<DynamicTest> tests = new ArrayList<>();
         cases.forEach((alter, expected) -> tests.add(DynamicTest.dynamicTest("innodb: " + alter, () -> {
-            DdlVerdict verdict = validator.validate("ALTER TABLE t " + alter, capabilities.get(Engine.INNODB), "s", false);
+            DdlVerdict verdict = validator.validate("ALTER TABLE t " + alter, shards.capabilities(Engine.INNODB), "s", false);
             String rewritten = ((DdlVerdict.Accepted) verdict).sql();
             assertThat(rewritten).endsWith(", LOCK=NONE");
             assertThat(run(Engine.INNODB, rewritten)).as(rewritten).isEqualTo(expected);
@@ -140,7 +121,7 @@ class OnlineDdlContractIT {
 
     private void contract(Engine engine, Sample sample) throws SQLException {
         String sql = "ALTER TABLE t " + sample.alter();
-        DdlVerdict verdict = validator.validate(sql, capabilities.get(engine), "s", true);
+        DdlVerdict verdict = validator.validate(sql, shards.capabilities(engine), "s", true);
         assertThat(verdict).isInstanceOf(DdlVerdict.Accepted.class);
         String rewritten = ((DdlVerdict.Accepted) verdict).sql();
         assertThat(run(engine, rewritten)).as(rewritten).isNull();
@@ -163,7 +144,7 @@ class OnlineDdlContractIT {
 
     /** Runs one ALTER on a fresh fixture; returns null on success, else the error number. */
     private Integer run(Engine engine, String alter) throws SQLException {
-        try (Connection connection = nodes.get(engine).connect(); Statement statement = connection.createStatement()) {
+        try (Connection connection = shards.node(engine).connect(); Statement statement = connection.createStatement()) {
             fixture(statement, engine);
             try {
                 statement.execute(alter);

@@ -1,9 +1,6 @@
 package io.shardgate.storage.it;
 
 import io.shardgate.replication.topology.Node;
-import io.shardgate.replication.topology.Topology;
-import io.shardgate.replication.topology.TopologySpec;
-import io.shardgate.storage.Engine;
 import io.shardgate.storage.checksum.ChecksumCommand;
 import io.shardgate.storage.checksum.ChecksumResult;
 import io.shardgate.storage.checksum.ChecksumTarget;
@@ -39,19 +36,16 @@ class TableChecksumIT {
     private static final int ROWS = 5000;
     private static final TableName ITEMS = TableName.parse("ck.items");
 
-    private Topology topology;
+    private EngineShards shards;
     private Node innodb;
     private Node rocksdb;
     private final TableChecksum checksum = new TableChecksum();
 
     @BeforeAll
     void start() {
-        topology = Topology.start(TopologySpec.builder()
-                .shard("s0", Engine.INNODB, 0)
-                .shard("s1", Engine.ROCKSDB, 0)
-                .build());
-        innodb = topology.shard("s0").primary();
-        rocksdb = topology.shard("s1").primary();
+        shards = EngineShards.start();
+        innodb = shards.innodb();
+        rocksdb = shards.rocksdb();
         for (Node node : List.of(innodb, rocksdb)) {
             node.execute("CREATE DATABASE ck",
                     "CREATE TABLE ck.items (id BIGINT UNSIGNED PRIMARY KEY, name VARCHAR(64) CHARACTER SET utf8mb4,"
@@ -70,8 +64,8 @@ class TableChecksumIT {
 
     @AfterAll
     void stop() {
-        if (topology != null) {
-            topology.close();
+        if (shards != null) {
+            shards.close();
         }
     }
 
@@ -156,7 +150,8 @@ class TableChecksumIT {
     }
 
     private ChecksumTarget target(String shard, Node node) {
-        return new ChecksumTarget(shard, node.jdbcUrl(), topology.accounts().user(), topology.accounts().password());
+        return new ChecksumTarget(shard, node.jdbcUrl(), shards.topology().accounts().user(),
+                shards.topology().accounts().password());
     }
 
     private ChecksumResult checksum(Node node, PkRange range) throws SQLException {
