@@ -1,5 +1,14 @@
 package io.shardgate.storage;
 
+import io.shardgate.storage.capability.EngineCapabilities;
+import io.shardgate.storage.capability.MyRocksCapabilities;
+import io.shardgate.storage.capability.ServerFacts;
+import io.shardgate.storage.health.EngineSampler;
+import io.shardgate.storage.health.HealthRules;
+import io.shardgate.storage.health.HealthSettings;
+import io.shardgate.storage.health.MyRocksHealthRules;
+import io.shardgate.storage.health.MyRocksSampler;
+
 import java.util.Map;
 
 /**
@@ -20,5 +29,20 @@ public final class MyRocksAdapter implements StorageAdapter {
                 "plugin_load_add", "ha_rocksdb",
                 "default_storage_engine", "ROCKSDB",
                 "gtid_pos_auto_engines", "ROCKSDB");
+    }
+
+    @Override
+    public EngineCapabilities capabilities(ServerFacts facts) {
+        return MyRocksCapabilities.from(facts);
+    }
+
+    @Override
+    public EngineSampler sampler(HealthSettings settings) {
+        return new MyRocksSampler(settings.statusTimeout());
+    }
+
+    @Override
+    public HealthRules healthRules(HealthSettings settings) {
+        return new MyRocksHealthRules();
     }
 }

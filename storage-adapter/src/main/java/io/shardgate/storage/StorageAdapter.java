@@ -1,11 +1,17 @@
 package io.shardgate.storage;
 
+import io.shardgate.storage.capability.EngineCapabilities;
+import io.shardgate.storage.capability.ServerFacts;
+import io.shardgate.storage.health.EngineSampler;
+import io.shardgate.storage.health.HealthRules;
+import io.shardgate.storage.health.HealthSettings;
+
 import java.util.Map;
 
 /**
  * What Shardgate knows about one storage engine. One implementation per engine is found with
  * {@link java.util.ServiceLoader}; {@link StorageAdapters} picks the one a shard's {@code engine:}
- * names.
+ * names. Implementations hold no state: the same instance serves every shard on the engine.
  */
 public interface StorageAdapter {
 
@@ -16,4 +22,16 @@ public interface StorageAdapter {
      * {@code option -> value}; an empty value means a bare flag.
      */
     Map<String, String> serverOptions();
+
+    /**
+     * What this engine allows on a server that reported {@code facts}. Pure; the caller has
+     * already checked that the server has the engine (see {@link CapabilityProbe}).
+     */
+    EngineCapabilities capabilities(ServerFacts facts);
+
+    /** Reads this engine's health values from a backend, within {@code settings}' timeouts. */
+    EngineSampler sampler(HealthSettings settings);
+
+    /** Judges this engine's health samples under {@code settings}. */
+    HealthRules healthRules(HealthSettings settings);
 }

@@ -1,0 +1,48 @@
+package io.shardgate.storage.ddl;
+
+import io.shardgate.storage.Engine;
+
+import static java.util.Objects.requireNonNull;
+
+/** What {@link DdlValidator} decided about one statement for one shard. */
+public sealed interface DdlVerdict permits DdlVerdict.Accepted, DdlVerdict.Refused {
+
+    /**
+     * Send {@code sql} to the shard.
+     *
+     * @param sql       the statement as given, or with ALGORITHM/LOCK clauses added
+     * @param rewritten whether clauses were added
+     */
+    record Accepted(String sql, boolean rewritten) implements DdlVerdict {
+        public Accepted {
+            requireNonNull(sql, "sql is null");
+        }
+    }
+
+    /**
+     * Send nothing; answer the client with this error.
+     *
+     * @param clause the part of the statement refused
+     */
+    record Refused(DdlRefusal code, String shard, Engine engine, String clause, String message) implements DdlVerdict {
+        public Refused {
+            requireNonNull(code, "code is null");
+            requireNonNull(shard, "shard is null");
+            requireNonNull(engine, "engine is null");
+            requireNonNull(clause, "clause is null");
+            requireNonNull(message, "message is null");
+        }
+
+        static Refused of(DdlRefusal code, String shard, Engine engine, String clause, String detail) {
+            return new Refused(code, shard, engine, clause, code.message(shard, engine, clause, detail));
+        }
+
+        public int errno() {
+            return code.errno();
+        }
+
+        public String sqlState() {
+            return code.sqlState();
+        }
+    }
+}
