@@ -15,6 +15,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.shardgate.replication.topology.Shard;
+import io.shardgate.replication.topology.Topology;
+import io.shardgate.replication.topology.TopologySpec;
+import io.shardgate.storage.Engine;
+
+import java.nio.file.Files;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The {@code ./shardgate} launcher as a user runs it. */
@@ -122,6 +129,55 @@ class LauncherIT {
     private static String commandLine(long pid) throws IOException {
         return new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline")), StandardCharsets.UTF_8)
                 .replace('\0', ' ');
+    }
+
+    @Test
+    void checksumComparesATableAcrossAnInnoDbAndAMyRocksShard() throws Exception {
+        try (Topology topology = Topology.start(TopologySpec.builder().shard("s0", Engine.INNODB, 0)
+                .shard("s1", Engine.ROCKSDB, 0).build())) {
+            for (Shard shard : topology.shards()) {
+                shard.primary().execute("CREATE DATABASE ck", "USE ck", "CREATE TABLE ck.t (id INT PRIMARY KEY, v VARCHAR(20), n INT)",
+                        "INSERT INTO ck.t SELECT seq, CONCAT('v', seq), IF(seq % 7 = 0, NULL, seq) FROM seq_1_to_500");
+            }
+            StringBuilder yaml = new StringBuilder("admin: { token: checksum-test }\nusers: [ { name: app, password: app } ]\n")
+                    .append("backend_user: { name: ").append(topology.accounts().user()).append(", password: \"")
+                    .append(topology.accounts().password()).append("\" }\nshards:\n");
+            for (Shard shard : topology.shards()) {
+                yaml.append("  - { name: ").append(shard.name()).append(", engine: ").append(shard.engine().configName())
+                        .append(", primary: \"").append(shard.primary().address()).append("\" }\n");
+            }
+            Path config = Files.createTempFile("checksum", ".yaml");
+            try {
+                Files.writeString(config, yaml);
+                Result same = runWithJar(List.of("checksum", "--config", config.toString(), "ck.t"));
+                assertThat(same.status).as(same.output).isZero();
+                List<String> lines = same.output.lines().filter(line -> line.startsWith("s0") || line.startsWith("s1")).toList();
+                assertThat(lines).hasSize(2);
+                assertThat(lines.get(0).split("\t")[1]).isEqualTo("500");
+                assertThat(lines.get(0).substring(2)).as("same rows, same count and checksum on both engines")
+                        .isEqualTo(lines.get(1).substring(2));
+
+                topology.shard("s1").primary().execute("UPDATE ck.t SET v = 'changed' WHERE id = 123");
+                Result changed = runWithJar(List.of("checksum", "--config", config.toString(), "ck.t"));
+                List<String> after = changed.output.lines().filter(line -> line.startsWith("s0") || line.startsWith("s1")).toList();
+                assertThat(after).hasSize(2);
+                assertThat(after.get(0).substring(2)).as("one changed row changes the checksum").isNotEqualTo(after.get(1).substring(2));
+            } finally {
+                Files.deleteIfExists(config);
+            }
+        }
+    }
+
+    private static Result runWithJar(List<String> args) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(HOME.resolve("shardgate").toString());
+        command.addAll(args);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().put("SHARDGATE_JAR", JAR.toString());
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        return new Result(process.exitValue(), output);
     }
 
     private record Result(int status, String output) {

@@ -23,6 +23,7 @@ public final class Main {
               bench [sysbench] [--time S]  sysbench direct vs through Shardgate (docs/benchmarks.md)
               bench split [--time S]       sysbench oltp_read_only --skip_trx=on: primary vs 2 replicas via Shardgate
               bench apply [--transactions N]  change-stream apply vs a MariaDB replica (docs/benchmarks.md)
+              checksum --config FILE schema.table  row count and checksum of a table on every shard (docs/engines.md)
             """;
 
     private Main() {
@@ -48,6 +49,7 @@ public final class Main {
                 case "demo" -> new DemoCommand(out, err).run(rest);
                 case "stream" -> new StreamCommand().run(rest, out, err);
                 case "bench" -> new BenchCommand(out, err).run(rest);
+                case "checksum" -> ChecksumCli.run(rest, out, err);
                 case "help", "--help", "-h" -> {
                     out.print(USAGE);
                     yield 0;
