@@ -267,6 +267,39 @@ class ReadWriteSplitIT {
     }
 
     @Test
+    @Order(1)
+    void shardsApiShowsEachBackendsEngineHealthAndCapabilities() throws Exception {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        JsonNode shards = shardsApi();
+        while (System.nanoTime() < deadline && shards.findValuesAsText("health").stream().filter("OK"::equals).count() < 3) {
+            Thread.sleep(100); // the health probe runs every second
+            shards = shardsApi();
+        }
+        assertThat(shards).hasSize(3);
+        for (JsonNode backend : shards) {
+            assertThat(backend.get("engine").asText()).isEqualTo("innodb");
+            assertThat(backend.get("health").asText()).as(backend.toString()).isEqualTo("OK");
+            assertThat(backend.get("capabilities").isObject()).as(backend.toString()).isTrue();
+        }
+        assertThat(shards.get(0).get("role").asText()).isEqualTo("primary");
+        // A shard whose server lacks its engine does not start.
+        String yaml = "users: [ { name: app, password: app } ]\nbackend_user: { name: "
+                + topology.accounts().user() + ", password: \"" + topology.accounts().password() + "\" }\n"
+                + "shards: [ { name: s0, engine: rocksdb, primary: \"" + primary.address() + "\" } ]\nlisten: { port: 0 }\n"
+                + "admin: { port: 0, token: long-enough-token }\n";
+        assertThatThrownBy(() -> io.shardgate.proxy.ShardgateProxy.start(new io.shardgate.proxy.config.ConfigLoader().parse(yaml)))
+                .hasMessageContaining("s0").hasMessageContainingAll("ROCKSDB");
+    }
+
+    private JsonNode shardsApi() throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + proxy.adminPort() + "/shards"))
+                .header("Authorization", "Bearer " + ProxyFixture.ADMIN_TOKEN).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(200);
+        return new ObjectMapper().readTree(response.body());
+    }
+
+    @Test
     @Order(2)
     void aReplicaWithItsSqlThreadStoppedLeavesRotationAndReturns() throws Exception {
         writer = new Writer();

@@ -27,6 +27,7 @@ import java.security.SecureRandom;
 import java.time.Instant;
 import io.shardgate.proxy.config.HostPort;
 import io.shardgate.proxy.routing.BackendReport;
+import io.shardgate.proxy.routing.EngineHealth;
 import io.shardgate.proxy.routing.ReplicaBackend;
 import io.shardgate.proxy.routing.ShardBackends;
 import io.shardgate.replication.lag.LagMonitorSettings;
@@ -78,7 +79,9 @@ public final class ShardgateProxy implements AutoCloseable {
                     config.backendUser().password(), config.limits().backendConnectTimeout(), config.allowLocalInfile(),
                     config.limits().backendStatementCache());
             ShardConfig first = config.shards().get(0);
-            ShardBackends backends = backends(config, first, connector);
+            EngineHealth health = EngineHealth.start(config, first);
+            health.registerMetrics(registry);
+            ShardBackends backends = backends(config, first, connector, health);
             metrics.registerPool(backends.primary());
             backends.replicas().forEach(replica -> metrics.registerReplica(backends, replica));
             BackendReport report = new BackendReport(List.of(backends));
@@ -91,7 +94,7 @@ public final class ShardgateProxy implements AutoCloseable {
             ShardgateProxy[] holder = new ShardgateProxy[1];
             AdminServer admin = AdminServer.start(transport, boss, config.admin().listen(), config.admin().token(),
                     registry, () -> holder[0] != null && holder[0].serving.get(),
-                    Map.of("/api/v1/replicas", report::replicasJson));
+                    Map.of("/api/v1/replicas", report::replicasJson, "/shards", health::shardsJson));
             ShardgateProxy proxy = new ShardgateProxy(transport, boss, workers, backends, frontend, admin);
             proxy.report = report;
             holder[0] = proxy;
@@ -105,7 +108,8 @@ public final class ShardgateProxy implements AutoCloseable {
     }
 
     /** The shard's pools, and a lag monitor started for its replicas. */
-    private static ShardBackends backends(ShardgateConfig config, ShardConfig shard, BackendConnector connector) {
+    private static ShardBackends backends(ShardgateConfig config, ShardConfig shard, BackendConnector connector,
+                                          EngineHealth health) {
         BackendPool primary = new BackendPool(new BackendTarget(shard.name(), "primary", shard.primary()),
                 connector, config.limits().maxBackendConnections(), config.limits().backendAcquireTimeout());
         List<ReplicaBackend> replicas = new ArrayList<>();
@@ -124,7 +128,7 @@ public final class ShardgateProxy implements AutoCloseable {
             monitor = builder.build();
             monitor.start();
         }
-        return new ShardBackends(shard.name(), primary, replicas, monitor);
+        return new ShardBackends(shard.name(), primary, replicas, monitor, health);
     }
 
     /** The configured PEM pair, or a self-signed certificate made now; TLS 1.2 and 1.3 only. */

@@ -8,7 +8,8 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Picks the replica for a read. A replica qualifies when its measured lag fits the read's budget;
+ * Picks the replica for a read. A replica qualifies when its measured lag fits the read's budget
+ * and its storage adapter does not report it STALLED or FAILED;
  * for a causal read it must also have applied the session's last write. Those that qualify take
  * reads in turn, so equal replicas share them evenly, except that one with at least two more
  * requests in flight than the least busy is passed over (it is slower, or stuck). When none has applied a causal read's write yet, the freshest healthy one within
@@ -33,7 +34,7 @@ public final class ReplicaChooser {
         for (int i = 0; i < count; i++) {
             ReplicaBackend replica = shard.replicas().get((start + i) % count);
             ReplicaLag lag = shard.lag(replica);
-            if (!lag.fitsLagBudget(budgetMs)) {
+            if (!lag.fitsLagBudget(budgetMs) || !shard.servesReads(replica)) {
                 continue;
             }
             if (mustHave.isEmpty() || lag.appliedPosition().hasReached(mustHave)) {

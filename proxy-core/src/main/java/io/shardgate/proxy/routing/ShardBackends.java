@@ -19,8 +19,11 @@ public final class ShardBackends implements AutoCloseable {
     private final BackendPool primary;
     private final List<ReplicaBackend> replicas;
     private final ReplicaLagMonitor monitor;
+    private final EngineHealth health;
 
-    public ShardBackends(String shard, BackendPool primary, List<ReplicaBackend> replicas, ReplicaLagMonitor monitor) {
+    public ShardBackends(String shard, BackendPool primary, List<ReplicaBackend> replicas, ReplicaLagMonitor monitor,
+                         EngineHealth health) {
+        this.health = health;
         this.shard = requireNonNull(shard, "shard is null");
         this.primary = requireNonNull(primary, "primary is null");
         this.replicas = List.copyOf(requireNonNull(replicas, "replicas is null"));
@@ -47,6 +50,15 @@ public final class ShardBackends implements AutoCloseable {
         return monitor.status(replica.server());
     }
 
+    /** False for a replica the storage adapter reports STALLED or FAILED: it gets no new reads. */
+    public boolean servesReads(ReplicaBackend replica) {
+        return health == null || health.servesReads(replica.server().address());
+    }
+
+    public Optional<EngineHealth> health() {
+        return Optional.ofNullable(health);
+    }
+
     public Optional<ReplicaLagMonitor> monitor() {
         return Optional.ofNullable(monitor);
     }
@@ -62,6 +74,9 @@ public final class ShardBackends implements AutoCloseable {
     public void close() {
         if (monitor != null) {
             monitor.close();
+        }
+        if (health != null) {
+            health.close();
         }
         primary.close();
         for (ReplicaBackend replica : replicas) {

@@ -1,0 +1,153 @@
+package io.shardgate.proxy.routing;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.shardgate.proxy.config.ConfigException;
+import io.shardgate.proxy.config.HostPort;
+import io.shardgate.proxy.config.ShardConfig;
+import io.shardgate.proxy.config.ShardgateConfig;
+import io.shardgate.storage.BackendEndpoint;
+import io.shardgate.storage.CapabilityProbe;
+import io.shardgate.storage.EngineMissingException;
+import io.shardgate.storage.StorageAdapters;
+import io.shardgate.storage.capability.EngineCapabilities;
+import io.shardgate.storage.capability.ServerFactsReader;
+import io.shardgate.storage.health.EngineMetric;
+import io.shardgate.storage.health.HealthMonitor;
+import io.shardgate.storage.health.HealthReport;
+import io.shardgate.storage.health.HealthSettings;
+import io.shardgate.storage.health.HealthState;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The storage adapters' view of a shard's backends: each backend's engine capabilities, probed at
+ * startup, and its health (OK, DEGRADED, STALLED, FAILED), probed every second. A server that
+ * lacks its shard's engine stops the proxy from starting; one that cannot be reached at startup is
+ * probed again by its health monitor and shows as FAILED until it answers.
+ */
+public final class EngineHealth implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(EngineHealth.class.getName());
+
+    /** One backend: where it is, what its engine allows (null when it could not be probed), how it is. */
+    public record Backend(String shard, String role, String address, io.shardgate.storage.Engine engine,
+                          EngineCapabilities capabilities, HealthMonitor monitor) {
+    }
+
+    private final List<Backend> backends;
+    private final ObjectMapper json = new ObjectMapper();
+
+    private EngineHealth(List<Backend> backends) {
+        this.backends = List.copyOf(backends);
+    }
+
+    /** Probes and starts monitoring the primary and replicas of {@code shard}. */
+    public static EngineHealth start(ShardgateConfig config, ShardConfig shard) {
+        StorageAdapters adapters = StorageAdapters.load(EngineHealth.class.getClassLoader());
+        CapabilityProbe probe = new CapabilityProbe(adapters, new ServerFactsReader(), Duration.ofSeconds(2), Duration.ofSeconds(5));
+        List<Backend> backends = new ArrayList<>();
+        List<HostPort> addresses = new ArrayList<>();
+        addresses.add(shard.primary());
+        addresses.addAll(shard.replicas());
+        try {
+            for (int i = 0; i < addresses.size(); i++) {
+                HostPort address = addresses.get(i);
+                String role = i == 0 ? "primary" : "replica";
+                BackendEndpoint endpoint = new BackendEndpoint(shard.name(), role, shard.engine(), address.host(), address.port(),
+                        config.backendUser().name(), config.backendUser().password());
+                EngineCapabilities capabilities = null;
+                try {
+                    capabilities = probe.probe(endpoint);
+                } catch (EngineMissingException e) {
+                    throw new ConfigException("shards." + shard.name() + ": " + e.getMessage());
+                } catch (SQLException e) {
+                    LOG.log(System.Logger.Level.WARNING, "cannot probe " + endpoint + " at startup; its health monitor keeps trying: "
+                            + e.getMessage());
+                }
+                HealthMonitor monitor = new HealthMonitor(endpoint, adapters.forEngine(shard.engine()), HealthSettings.defaults(),
+                        report -> { });
+                backends.add(new Backend(shard.name(), role, address.toString(), shard.engine(), capabilities, monitor));
+                monitor.start();
+            }
+        } catch (RuntimeException e) {
+            backends.forEach(backend -> backend.monitor().close());
+            throw e;
+        }
+        return new EngineHealth(backends);
+    }
+
+    /**
+     * Whether the backend at {@code address} may take new reads: not STALLED or FAILED. Before its
+     * first probe finished nothing is known, and the lag monitor's verdict stands alone.
+     */
+    public boolean servesReads(String address) {
+        for (Backend backend : backends) {
+            if (backend.address().equals(address)) {
+                HealthReport report = backend.monitor().current();
+                boolean probed = !report.reasons().equals(List.of("not probed yet"));
+                return !probed || (report.state() != HealthState.STALLED && report.state() != HealthState.FAILED);
+            }
+        }
+        return true;
+    }
+
+    /** Engine gauges per backend, under the storage adapters' stable metric names. */
+    public void registerMetrics(MeterRegistry registry) {
+        for (Backend backend : backends) {
+            for (EngineMetric metric : EngineMetric.values()) {
+                Gauge.builder(metric.metricName(), backend.monitor(), monitor -> monitor.current().metric(metric))
+                        .tag("shard", backend.shard()).tag("role", backend.role()).tag("address", backend.address())
+                        .tag("engine", backend.engine().configName()).description(metric.description() + " (-1: not read)")
+                        .register(registry);
+            }
+            for (HealthState state : HealthState.values()) {
+                Gauge.builder("shardgate.backend.health", backend.monitor(), monitor -> monitor.current().state() == state ? 1 : 0)
+                        .tag("shard", backend.shard()).tag("role", backend.role()).tag("address", backend.address())
+                        .tag("state", state.name()).register(registry);
+            }
+        }
+    }
+
+    /** {@code GET /shards}: one object per backend. */
+    public String shardsJson() {
+        ArrayNode array = json.createArrayNode();
+        for (Backend backend : backends) {
+            HealthReport report = backend.monitor().current();
+            ObjectNode node = array.addObject();
+            node.put("shard", backend.shard());
+            node.put("role", backend.role());
+            node.put("address", backend.address());
+            node.put("engine", backend.engine().configName());
+            node.put("health", report.state().name());
+            ArrayNode reasons = node.putArray("reasons");
+            report.reasons().forEach(reasons::add);
+            if (backend.capabilities() == null) {
+                node.putNull("capabilities");
+            } else {
+                node.set("capabilities", json.valueToTree(backend.capabilities().describe()));
+            }
+            ObjectNode metrics = node.putObject("metrics");
+            for (Map.Entry<String, Long> metric : report.metrics().entrySet()) {
+                metrics.put(metric.getKey(), metric.getValue());
+            }
+        }
+        try {
+            return json.writerWithDefaultPrettyPrinter().writeValueAsString(array) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        backends.forEach(backend -> backend.monitor().close());
+    }
+}
