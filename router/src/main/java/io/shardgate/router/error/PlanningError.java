@@ -24,7 +24,7 @@ public enum PlanningError {
     /** A value of a range or list vindex that no shard owns. */
     NO_SHARD_FOR_VALUE(1526, "HY000", "Table has no partition for value %s"),
     /** An inserted shard key value that cannot be read as the key's type, such as '5x' for an integer key. */
-    BAD_SHARD_KEY_VALUE(1366, "HY000", "Incorrect %s value: '%s' for column '%s' at row %d"),
+    BAD_SHARD_KEY_VALUE(1366, "22007", "Incorrect %s value: '%s' for column %s at row %d"),
     /** An inserted row with a NULL shard key. */
     NULL_SHARD_KEY(1048, "23000", "Column '%s' cannot be null"),
     /** An unqualified table name while the session has no current schema. */
