@@ -1,5 +1,6 @@
 package io.shardgate.router.plan;
 
+import io.shardgate.router.error.PlanningError;
 import io.shardgate.router.shard.ShardRanges;
 import io.shardgate.router.vindex.ShardKey;
 import io.shardgate.router.vindex.Vindex;
@@ -54,9 +55,11 @@ public sealed interface ShardSelection {
      * @param conditions the value lists of the conditions on the shard key
      * @param candidates the shards allowed at all (every shard, or those PARTITION names)
      * @param ranges     the shards' key ranges
+     * @param oneShard   whether the plan was made for one shard (no merge operators above): an execution whose
+     *                   values would need several shards then fails instead of returning unmerged rows
      */
-    record Keyed(String column, Vindex vindex, List<List<ValueSource>> conditions, List<String> candidates, ShardRanges ranges)
-            implements ShardSelection {
+    record Keyed(String column, Vindex vindex, List<List<ValueSource>> conditions, List<String> candidates, ShardRanges ranges,
+                 boolean oneShard) implements ShardSelection {
         public Keyed {
             requireNonNull(column, "column is null");
             requireNonNull(vindex, "vindex is null");
@@ -80,17 +83,29 @@ public sealed interface ShardSelection {
                     ordered.add(shard);
                 }
             }
+            if (oneShard && ordered.size() > 1) {
+                throw PlanningError.UNSUPPORTED.exception("a value for shard key " + column + " that matches rows of several shards"
+                        + " (compare the key with a value of its own type) in a statement planned for one shard");
+            }
             return ordered.isEmpty() ? List.of(candidates.get(0)) : ordered;
+        }
+
+        /** This selection in a plan made for one shard. */
+        public Keyed forOneShard() {
+            return new Keyed(column, vindex, conditions, candidates, ranges, true);
         }
 
         private Set<String> shardsOf(List<ValueSource> values, List<Object> parameters) {
             Set<String> shards = new LinkedHashSet<>();
             for (ValueSource source : values) {
-                Optional<ShardKey> key = vindex.keyType().lookup(source.value(parameters));
-                if (key.isEmpty()) {
+                Object value = source.value(parameters);
+                Optional<ShardKey> key = vindex.keyType().lookup(value);
+                if (key.isPresent()) {
+                    vindex.shardOf(key.get(), ranges).ifPresent(shards::add);
+                }
+                else if (!vindex.keyType().matchesNoRow(value)) {
                     return new LinkedHashSet<>(candidates);
                 }
-                vindex.shardOf(key.get(), ranges).ifPresent(shards::add);
             }
             return shards;
         }
@@ -101,9 +116,14 @@ public sealed interface ShardSelection {
             return literal ? Optional.of(shards(List.of())) : Optional.empty();
         }
 
-        /** At most one shard for any parameters: some condition has a single value. */
+        /**
+         * At most one shard for any parameters: some condition has a single value that is a parameter
+         * (the plan then checks each execution) or a literal that matches one key or none.
+         */
         public boolean singleShard() {
-            return conditions.stream().anyMatch(c -> c.size() == 1);
+            return conditions.stream().anyMatch(c -> c.size() == 1 && (c.get(0) instanceof ValueSource.Parameter
+                    || vindex.keyType().lookup(c.get(0).value(List.of())).isPresent()
+                    || vindex.keyType().matchesNoRow(c.get(0).value(List.of()))));
         }
 
         /** {@code customer_id IN (?0, 5)} and so on, for EXPLAIN. */

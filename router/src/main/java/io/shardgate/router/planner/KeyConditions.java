@@ -65,7 +65,7 @@ final class KeyConditions {
             return Optional.empty();
         }
         String name = key.use().reference() + "." + key.use().table().shardedRule().shardKey();
-        return Optional.of(new ShardSelection.Keyed(name, key.use().table().shardedRule().vindex(), values, candidates, ranges));
+        return Optional.of(new ShardSelection.Keyed(name, key.use().table().shardedRule().vindex(), values, candidates, ranges, false));
     }
 
     private static Optional<ColumnResolver.Column> keyColumn(SQLExpr expr, SQLObject scope, ColumnResolver resolver) {

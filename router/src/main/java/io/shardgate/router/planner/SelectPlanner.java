@@ -58,12 +58,13 @@ final class SelectPlanner {
                 : Optional.empty();
         ShardSelection selection = keyed.<ShardSelection>map(k -> k).orElse(new ShardSelection.Fixed(candidates));
         RouteVariant variant = keyed.isPresent() ? RouteVariant.BY_KEY : candidates.size() == 1 ? RouteVariant.ONE : RouteVariant.SCATTER;
-        Function<ShardSql, Route> route = sql -> new Route(variant, target, selection, sql, context.role());
         boolean oneShard = candidates.size() == 1 || keyed.map(ShardSelection.Keyed::singleShard).orElse(false)
                 || selection.fixed().map(s -> s.size() == 1).orElse(false);
         if (oneShard) {
-            return route.apply(rewriter.build());
+            ShardSelection single = keyed.<ShardSelection>map(ShardSelection.Keyed::forOneShard).orElse(selection);
+            return new Route(variant, target, single, rewriter.build(), context.role());
         }
+        Function<ShardSql, Route> route = sql -> new Route(variant, target, selection, sql, context.role());
         if (query instanceof SQLUnionQuery union) {
             return new UnionScatter(context, rewriter, route).plan(union);
         }

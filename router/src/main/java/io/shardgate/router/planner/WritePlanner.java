@@ -72,8 +72,11 @@ final class WritePlanner {
         ShardSelection selection = keyed.<ShardSelection>map(k -> k).orElse(new ShardSelection.Fixed(candidates));
         boolean oneShard = candidates.size() == 1 || keyed.map(ShardSelection.Keyed::singleShard).orElse(false)
                 || selection.fixed().map(s -> s.size() == 1).orElse(false);
-        if (!oneShard && hasOrderOrLimit(statement)) {
-            throw PlanningError.UNSUPPORTED.exception(verb + " with ORDER BY or LIMIT on more than one shard");
+        if (hasOrderOrLimit(statement)) {
+            if (!oneShard) {
+                throw PlanningError.UNSUPPORTED.exception(verb + " with ORDER BY or LIMIT on more than one shard");
+            }
+            selection = keyed.<ShardSelection>map(ShardSelection.Keyed::forOneShard).orElse(selection);
         }
         RouteVariant variant = keyed.isPresent() ? RouteVariant.BY_KEY : candidates.size() == 1 ? RouteVariant.ONE : RouteVariant.SCATTER;
         return new Route(variant, sharded.get(0).table().qualified(), selection, rewriter.build(), Role.PRIMARY);

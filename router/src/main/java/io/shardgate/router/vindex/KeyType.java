@@ -116,6 +116,34 @@ public final class KeyType {
     }
 
     /**
+     * Whether {@code WHERE key = value} can match no row at all: NULL, or a number with a fraction
+     * compared with an integer column. (When {@link #lookup} is empty and this is false, rows with
+     * several keys may match, so every shard must be asked.)
+     */
+    public boolean matchesNoRow(Object value) {
+        if (value == null) {
+            return true;
+        }
+        if (kind != Kind.INTEGER) {
+            return false;
+        }
+        double d;
+        if (value instanceof BigDecimal decimal) {
+            return integral(decimal).isEmpty();
+        }
+        else if (value instanceof Double || value instanceof Float) {
+            d = ((Number) value).doubleValue();
+        }
+        else if (value instanceof String s) {
+            d = MySqlNumbers.parseDoublePrefix(s);
+        }
+        else {
+            return false;
+        }
+        return Double.isFinite(d) && d != Math.rint(d);
+    }
+
+    /**
      * The canonical key of the value an INSERT stores for {@code value} under strict mode, or empty
      * when the server would refuse it (error 1366). Not for NULL.
      */

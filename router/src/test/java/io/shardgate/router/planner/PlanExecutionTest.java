@@ -57,6 +57,16 @@ class PlanExecutionTest {
     }
 
     @Test
+    void aParameterMatchingRowsOfSeveralShardsFailsAPlanMadeForOne() {
+        rows(run("SELECT COUNT(*) FROM customers WHERE id = ?", 5.5d));
+        assertThat(shards.log()).as("5.5 matches no integer: one shard answers the empty count")
+                .containsExactly("s0: SELECT COUNT(*) FROM customers WHERE id = ? [5.5]");
+        assertThatThrownBy(() -> run("SELECT COUNT(*) FROM customers WHERE id = ?", 1e300d))
+                .isInstanceOfSatisfying(PlanningException.class, e -> assertThat(e.errno()).isEqualTo(1235))
+                .hasMessageContaining("a value for shard key customers.id that matches rows of several shards");
+    }
+
+    @Test
     void anInListReachesOnlyTheOwningShards() {
         rows(run("SELECT name FROM customers WHERE id IN (?, ?)", 2L, 3L));
         assertThat(shards.log()).containsExactly("s0: SELECT name FROM customers WHERE id IN (?, ?) [2, 3]");
