@@ -147,6 +147,11 @@ final class ScatterSelect {
 
     private PlanNode rows() {
         List<Key> order = userOrder(false);
+        boolean distinct = block.getDistionOption() == SQLSetQuantifier.DISTINCT || block.getDistionOption() == SQLSetQuantifier.DISTINCTROW;
+        if (distinct && !helpers.isEmpty()) {
+            throw PlanningError.UNSUPPORTED.exception("ORDER BY " + helpers.get(0).text()
+                    + " outside the SELECT DISTINCT list across shards (a helper column would change what is distinct)");
+        }
         Optional<Limit> limit = limit();
         limit.ifPresent(this::pushLimit);
         Route shards = finishRoute();
