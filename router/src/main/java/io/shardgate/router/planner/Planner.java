@@ -1,0 +1,147 @@
+package io.shardgate.router.planner;
+
+import com.alibaba.druid.sql.ast.SQLStatement;
+import com.alibaba.druid.sql.ast.statement.SQLDeleteStatement;
+import com.alibaba.druid.sql.ast.statement.SQLReplaceStatement;
+import com.alibaba.druid.sql.ast.statement.SQLSelectStatement;
+import com.alibaba.druid.sql.ast.statement.SQLUpdateStatement;
+import com.alibaba.druid.sql.dialect.mysql.ast.statement.MySqlExplainStatement;
+import com.alibaba.druid.sql.dialect.mysql.ast.statement.MySqlInsertStatement;
+import com.alibaba.druid.sql.dialect.mysql.parser.MySqlStatementParser;
+import com.alibaba.druid.sql.parser.ParserException;
+import io.shardgate.router.classify.Classification;
+import io.shardgate.router.classify.StatementClass;
+import io.shardgate.router.classify.StatementClassifier;
+import io.shardgate.router.error.PlanningError;
+import io.shardgate.router.exec.Role;
+import io.shardgate.router.plan.Plan;
+import io.shardgate.router.plan.PlanNode;
+import io.shardgate.router.plan.PlanPrinter;
+import io.shardgate.router.plan.Route;
+import io.shardgate.router.plan.RouteVariant;
+import io.shardgate.router.plan.ShardSelection;
+import io.shardgate.router.plan.ShardSql;
+import io.shardgate.router.plan.StaticRows;
+import io.shardgate.router.schema.ShardingSchema;
+
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Turns a statement of a client session into a {@link Plan} for a sharded deployment. Pure: no I/O,
+ * no state besides the immutable sharding schema, safe to share between threads.
+ *
+ * <p>A plan does not depend on parameter values: a prepared statement is planned once with its
+ * {@code ?} placeholders and each execution binds them ({@link Plan#open}); routing by a parameter is
+ * resolved then. {@code EXPLAIN SHARDGATE <statement>} plans the statement and returns the plan's
+ * rendering as rows instead.
+ *
+ * <p>Statements the planner refuses throw {@link io.shardgate.router.error.PlanningException} with
+ * the error number, SQLSTATE and message for the client. Session and transaction statements (SET,
+ * BEGIN, ...) are not planned: proxy-core applies them to the session.
+ */
+public final class Planner {
+    private final ShardingSchema schema;
+    private final StatementClassifier classifier = new StatementClassifier();
+
+    public Planner(ShardingSchema schema) {
+        this.schema = requireNonNull(schema, "schema is null");
+    }
+
+    /**
+     * The plan of {@code sql} for a session whose current schema is {@code currentSchema} (null
+     * when none is selected).
+     */
+    public Plan plan(String sql, String currentSchema) {
+        requireNonNull(sql, "sql is null");
+        Tokens tokens = Tokens.of(sql);
+        if (tokens.size() > 2 && tokens.isWord(0, "EXPLAIN") && tokens.isWord(1, "SHARDGATE")) {
+            Plan inner = plan(sql.substring(tokens.get(2).start()), currentSchema);
+            return new Plan(sql, new StaticRows("plan", PlanPrinter.lines(inner.root())), inner.parameterCount());
+        }
+        return new Plan(sql, root(tokens, currentSchema), tokens.parameterCount());
+    }
+
+    private PlanNode root(Tokens tokens, String currentSchema) {
+        Classification classification = classifier.classify(tokens.sql());
+        if (classification.multiStatement()) {
+            throw PlanningError.UNSUPPORTED.exception("multi-statements in a sharded deployment");
+        }
+        StatementClass kind = classification.statementClass();
+        boolean use = tokens.isWord(0, "USE");
+        if ((kind == StatementClass.SESSION && !use) || kind == StatementClass.TRANSACTION) {
+            throw PlanningError.UNSUPPORTED.exception("planning " + kind + " statements (the session applies them)");
+        }
+        Role role = kind == StatementClass.READ ? Role.REPLICA : Role.PRIMARY;
+        SQLStatement statement = parse(tokens.sql());
+        PlanContext context = new PlanContext(schema, new TableResolver(schema, currentSchema), tokens, role);
+        if (statement instanceof SQLSelectStatement select) {
+            return new SelectPlanner(context).plan(select);
+        }
+        if (statement instanceof MySqlInsertStatement || statement instanceof SQLReplaceStatement) {
+            return new InsertPlanner(context).plan(statement);
+        }
+        if (statement instanceof SQLUpdateStatement || statement instanceof SQLDeleteStatement) {
+            return new WritePlanner(context).plan(statement);
+        }
+        if (statement instanceof MySqlExplainStatement explain && explain.getStatement() != null) {
+            return explain(tokens, currentSchema);
+        }
+        if (CatalogPlanner.isCatalog(statement)) {
+            return new CatalogPlanner(context).plan(statement);
+        }
+        if (DdlPlanner.isDdl(statement)) {
+            return new DdlPlanner(context).plan(statement);
+        }
+        String verb = tokens.text(0).toUpperCase(java.util.Locale.ROOT)
+                + (tokens.size() > 1 && tokens.get(1).type() == io.shardgate.router.classify.TokenType.WORD
+                ? " " + tokens.text(1).toUpperCase(java.util.Locale.ROOT) : "");
+        throw PlanningError.UNSUPPORTED.exception(verb + " statements in a sharded deployment");
+    }
+
+    /** MySQL's EXPLAIN of a statement: the server's plan on the first shard the statement would run on. */
+    private PlanNode explain(Tokens tokens, String currentSchema) {
+        int at = 1;
+        while (at < tokens.size() && !tokens.isWord(at, "SELECT") && !tokens.isWord(at, "UPDATE") && !tokens.isWord(at, "DELETE")
+                && !tokens.isWord(at, "INSERT") && !tokens.isWord(at, "REPLACE") && !tokens.isWord(at, "WITH") && !tokens.isOperator(at, '(')) {
+            at++;
+        }
+        if (at >= tokens.size()) {
+            throw PlanningError.UNSUPPORTED.exception("this form of EXPLAIN");
+        }
+        PlanNode inner = root(Tokens.of(tokens.sql().substring(tokens.get(at).start())), currentSchema);
+        String shard = firstShard(inner);
+        return new Route(RouteVariant.ONE, "explain", new ShardSelection.Fixed(List.of(shard)),
+                new ShardSql(tokens.sql(), List.of()), Role.PRIMARY);
+    }
+
+    private String firstShard(PlanNode node) {
+        if (node instanceof Route route) {
+            return route.selection().fixed().map(s -> s.get(0)).orElse(schema.defaultShard());
+        }
+        return node.inputs().isEmpty() ? schema.defaultShard() : firstShard(node.inputs().get(0));
+    }
+
+    private static SQLStatement parse(String sql) {
+        List<SQLStatement> statements;
+        try {
+            statements = new MySqlStatementParser(ExecutableComments.reveal(sql)).parseStatementList();
+        }
+        catch (ParserException e) {
+            throw PlanningError.UNSUPPORTED.exception("a statement it cannot parse in a sharded deployment (" + firstLine(e.getMessage()) + ")");
+        }
+        if (statements.size() != 1) {
+            throw PlanningError.UNSUPPORTED.exception(statements.isEmpty() ? "an empty statement" : "multi-statements in a sharded deployment");
+        }
+        return statements.get(0);
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "no detail";
+        }
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
+    }
+}

@@ -1,0 +1,574 @@
+package io.shardgate.router.planner;
+
+import com.alibaba.druid.sql.ast.SQLExpr;
+import com.alibaba.druid.sql.ast.SQLLimit;
+import com.alibaba.druid.sql.ast.SQLOrderingSpecification;
+import com.alibaba.druid.sql.ast.SQLSetQuantifier;
+import com.alibaba.druid.sql.ast.expr.SQLAggregateExpr;
+import com.alibaba.druid.sql.ast.expr.SQLAllColumnExpr;
+import com.alibaba.druid.sql.ast.expr.SQLIdentifierExpr;
+import com.alibaba.druid.sql.ast.expr.SQLIntegerExpr;
+import com.alibaba.druid.sql.ast.expr.SQLNullExpr;
+import com.alibaba.druid.sql.ast.expr.SQLPropertyExpr;
+import com.alibaba.druid.sql.ast.statement.SQLSelectGroupByClause;
+import com.alibaba.druid.sql.ast.statement.SQLSelectItem;
+import com.alibaba.druid.sql.ast.statement.SQLSelectOrderByItem;
+import com.alibaba.druid.sql.ast.statement.SQLSelectQueryBlock;
+import com.alibaba.druid.sql.dialect.mysql.ast.statement.MySqlSelectQueryBlock;
+import io.shardgate.router.error.PlanningError;
+import io.shardgate.router.exec.Aggregate;
+import io.shardgate.router.exec.AggregateFunction;
+import io.shardgate.router.exec.ColumnRef;
+import io.shardgate.router.exec.SortKey;
+import io.shardgate.router.plan.AggregateMerge;
+import io.shardgate.router.plan.Distinct;
+import io.shardgate.router.plan.GroupByMerge;
+import io.shardgate.router.plan.HavingFilter;
+import io.shardgate.router.plan.LimitOffset;
+import io.shardgate.router.plan.MemorySort;
+import io.shardgate.router.plan.MergeSort;
+import io.shardgate.router.plan.PlanNode;
+import io.shardgate.router.plan.Project;
+import io.shardgate.router.plan.Route;
+import io.shardgate.router.plan.RowExpression;
+import io.shardgate.router.plan.ShardSql;
+import io.shardgate.router.plan.ValueSource;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Plans one SELECT block that runs on several shards: rewrites the SQL each shard gets and puts
+ * merge operators above the route.
+ *
+ * <ul>
+ *   <li>Plain rows: ORDER BY becomes a {@link MergeSort}; LIMIT o, c is sent as LIMIT o+c and applied
+ *       again by {@link LimitOffset}.</li>
+ *   <li>Aggregates without GROUP BY: {@link AggregateMerge}; AVG(x) is sent as SUM(x) plus a COUNT(x) helper.</li>
+ *   <li>GROUP BY: the shards sort by the group keys, {@link GroupByMerge} merges in order; HAVING moves
+ *       above the merge ({@link HavingFilter}); an ORDER BY on anything but group keys becomes a
+ *       {@link MemorySort}; LIMIT is applied after the merge only.</li>
+ *   <li>DISTINCT: the shards sort by every column, {@link Distinct} drops neighbours that are equal.</li>
+ *   <li>GROUP BY or DISTINCT including a shard key: groups never span shards, so the shards do it.</li>
+ * </ul>
+ *
+ * Columns the merge needs but the select list lacks are appended as helper columns, dropped by
+ * {@link Project} at the end. Anything else is refused with the construct named.
+ */
+final class ScatterSelect {
+
+    /** A result column during planning: a select item, a position, or a helper column. */
+    private sealed interface Ref {
+    }
+
+    private record ItemRef(int item) implements Ref {
+    }
+
+    private record PositionRef(int index) implements Ref {
+    }
+
+    private record HelperRef(int helper) implements Ref {
+    }
+
+    private record Key(Ref ref, boolean descending, Tokens.Fragment text) {
+    }
+
+    private final PlanContext context;
+    private final SqlRewriter rewriter;
+    private final ColumnResolver resolver;
+    private final Function<ShardSql, Route> route;
+    private final Tokens tokens;
+    private final List<Tokens.Fragment> helpers = new ArrayList<>();
+    private final List<Aggregate> aggregates = new ArrayList<>();
+    private final List<SpecDraft> specs = new ArrayList<>();
+    private SQLSelectQueryBlock block;
+    private SelectClauses clauses;
+    private int itemCount;
+    private boolean[] starBefore;
+    private boolean[] starAfter;
+    private boolean anyStar;
+
+    /** An aggregate spec whose columns are resolved once the helper count is known. */
+    private record SpecDraft(AggregateFunction function, Ref column, Ref count) {
+    }
+
+    ScatterSelect(PlanContext context, SqlRewriter rewriter, ColumnResolver resolver, Function<ShardSql, Route> route) {
+        this.context = context;
+        this.rewriter = rewriter;
+        this.resolver = resolver;
+        this.route = route;
+        this.tokens = context.tokens();
+    }
+
+    PlanNode plan(SQLSelectQueryBlock block) {
+        this.block = block;
+        int select = topSelect();
+        clauses = SelectClauses.locate(tokens, select)
+                .filter(c -> c.items.size() == block.getSelectList().size())
+                .orElseThrow(() -> PlanningError.UNSUPPORTED.exception("this form of SELECT across shards"));
+        refuseUnmergeable();
+        itemCount = block.getSelectList().size();
+        starBefore = new boolean[itemCount];
+        starAfter = new boolean[itemCount];
+        for (int i = 0; i < itemCount; i++) {
+            boolean star = isStar(item(i));
+            anyStar |= star;
+            for (int j = i + 1; j < itemCount && star; j++) {
+                starBefore[j] = true;
+            }
+            for (int j = 0; j < i && star; j++) {
+                starAfter[j] = true;
+            }
+        }
+        SQLSelectGroupByClause groupBy = block.getGroupBy();
+        List<SQLExpr> groupItems = groupBy == null ? List.of() : groupBy.getItems();
+        SQLExpr having = groupBy == null ? null : groupBy.getHaving();
+        boolean aggregating = !groupItems.isEmpty() || !Aggregates.in(having).isEmpty()
+                || block.getSelectList().stream().anyMatch(i -> !Aggregates.in(i.getExpr()).isEmpty());
+        boolean localGroups = groupItems.stream().anyMatch(this::isTopShardKey);
+        boolean distinct = block.getDistionOption() == SQLSetQuantifier.DISTINCT || block.getDistionOption() == SQLSetQuantifier.DISTINCTROW;
+        if (aggregating && !localGroups) {
+            if (distinct && !groupItems.isEmpty()) {
+                throw PlanningError.UNSUPPORTED.exception("SELECT DISTINCT with GROUP BY across shards");
+            }
+            return groupItems.isEmpty() ? scalarAggregate(having) : groupedAggregate(groupItems, having);
+        }
+        boolean localDistinct = localGroups || block.getSelectList().stream().anyMatch(i -> isTopShardKey(i.getExpr()));
+        if (distinct && !localDistinct) {
+            return distinctRows();
+        }
+        return rows();
+    }
+
+    // ---- the four shapes
+
+    private PlanNode rows() {
+        List<Key> order = userOrder(false);
+        boolean distinct = block.getDistionOption() == SQLSetQuantifier.DISTINCT || block.getDistionOption() == SQLSetQuantifier.DISTINCTROW;
+        if (distinct && !helpers.isEmpty()) {
+            throw PlanningError.UNSUPPORTED.exception("ORDER BY " + helpers.get(0).text()
+                    + " outside the SELECT DISTINCT list across shards (a helper column would change what is distinct)");
+        }
+        Optional<Limit> limit = limit();
+        limit.ifPresent(this::pushLimit);
+        Route shards = finishRoute();
+        PlanNode node = order.isEmpty() ? shards : new MergeSort(shards, sortKeys(order));
+        return wrapLimitAndProject(node, limit);
+    }
+
+    private PlanNode distinctRows() {
+        if (anyStar) {
+            throw PlanningError.UNSUPPORTED.exception("SELECT DISTINCT * across shards");
+        }
+        List<Key> order = new ArrayList<>(userOrder(false));
+        for (Key key : order) {
+            if (key.ref() instanceof HelperRef) {
+                throw PlanningError.UNSUPPORTED.exception("ORDER BY " + key.text().text()
+                        + " outside the SELECT DISTINCT list across shards");
+            }
+        }
+        List<Tokens.Fragment> extra = new ArrayList<>();
+        for (int i = 0; i < itemCount; i++) {
+            Ref item = new PositionRef(i);
+            if (order.stream().noneMatch(k -> column(k.ref()).equals(column(item)))) {
+                order.add(new Key(item, false, Tokens.Fragment.of(Integer.toString(i + 1))));
+                extra.add(Tokens.Fragment.of(Integer.toString(i + 1)));
+            }
+        }
+        if (!extra.isEmpty()) {
+            if (clauses.orderBy.isPresent() && block.getOrderBy() != null && !isOrderByNull()) {
+                rewriter.insert(clauses.orderBy.get().span().end(), join(", ", extra, ", "));
+            }
+            else {
+                writeOrderBy(order);
+            }
+        }
+        Optional<Limit> limit = limit();
+        limit.ifPresent(this::pushLimit);
+        Route shards = finishRoute();
+        return wrapLimitAndProject(new Distinct(new MergeSort(shards, sortKeys(order))), limit);
+    }
+
+    private PlanNode scalarAggregate(SQLExpr having) {
+        collectAggregateItems();
+        Optional<RowExpression> condition = Optional.ofNullable(having).map(this::compileHaving);
+        clauses.having.ifPresent(h -> deleteClause(h.span()));
+        Optional<Limit> limit = limit();
+        clauses.limit.ifPresent(l -> deleteClause(l.span()));
+        Route shards = finishRoute();
+        PlanNode node = new AggregateMerge(shards, resolvedAggregates());
+        if (condition.isPresent()) {
+            node = new HavingFilter(node, condition.get());
+        }
+        return wrapLimitAndProject(node, limit);
+    }
+
+    private PlanNode groupedAggregate(List<SQLExpr> groupItems, SQLExpr having) {
+        if (clauses.withRollup || block.getGroupBy().isWithRollUp()) {
+            throw PlanningError.UNSUPPORTED.exception("GROUP BY ... WITH ROLLUP across shards");
+        }
+        List<SelectClauses.Item> spans = clauses.groupBy.map(SelectClauses.Clause::items).orElse(List.of());
+        if (spans.size() != groupItems.size()) {
+            throw PlanningError.UNSUPPORTED.exception("this form of GROUP BY across shards");
+        }
+        collectAggregateItems();
+        List<Key> groupKeys = new ArrayList<>();
+        for (int i = 0; i < groupItems.size(); i++) {
+            Tokens.Fragment text = tokens.fragment(spans.get(i).expression().start(), spans.get(i).expression().end());
+            groupKeys.add(new Key(ref(groupItems.get(i), text, false), false, text));
+        }
+        List<Key> userOrder = userOrder(true);
+        Optional<RowExpression> condition = Optional.ofNullable(having).map(this::compileHaving);
+        List<Key> shardOrder = new ArrayList<>();
+        boolean orderOnGroupKeys = userOrder.stream().allMatch(k -> groupKeys.stream().anyMatch(g -> g.ref().equals(k.ref())));
+        if (orderOnGroupKeys) {
+            for (Key key : userOrder) {
+                Key group = groupKeys.stream().filter(g -> g.ref().equals(key.ref())).findFirst().orElseThrow();
+                shardOrder.add(new Key(key.ref(), key.descending(), group.text()));
+            }
+        }
+        for (Key group : groupKeys) {
+            if (shardOrder.stream().noneMatch(k -> k.ref().equals(group.ref()))) {
+                shardOrder.add(group);
+            }
+        }
+        writeOrderBy(shardOrder);
+        clauses.having.ifPresent(h -> deleteClause(h.span()));
+        Optional<Limit> limit = limit();
+        clauses.limit.ifPresent(l -> deleteClause(l.span()));
+        Route shards = finishRoute();
+        List<SortKey> groupSortKeys = groupKeys.stream().map(k -> new SortKey(column(k.ref()), false)).toList();
+        PlanNode node = new GroupByMerge(new MergeSort(shards, sortKeys(shardOrder)), groupSortKeys, resolvedAggregates());
+        if (condition.isPresent()) {
+            node = new HavingFilter(node, condition.get());
+        }
+        if (!orderOnGroupKeys && !userOrder.isEmpty()) {
+            node = new MemorySort(node, sortKeys(userOrder));
+        }
+        return wrapLimitAndProject(node, limit);
+    }
+
+    // ---- checks
+
+    private void refuseUnmergeable() {
+        if (block.getInto() != null) {
+            throw PlanningError.UNSUPPORTED.exception("SELECT ... INTO across shards");
+        }
+        if (block instanceof MySqlSelectQueryBlock mysql && mysql.isCalcFoundRows()) {
+            throw PlanningError.UNSUPPORTED.exception("SQL_CALC_FOUND_ROWS across shards");
+        }
+        if (block.getWindows() != null && !block.getWindows().isEmpty()) {
+            throw PlanningError.UNSUPPORTED.exception("a WINDOW clause across shards");
+        }
+        for (SQLSelectItem item : block.getSelectList()) {
+            Aggregates.window(item.getExpr()).ifPresent(w -> {
+                throw PlanningError.UNSUPPORTED.exception("window function " + Aggregates.text(w) + " across shards");
+            });
+        }
+    }
+
+    private void collectAggregateItems() {
+        for (int i = 0; i < itemCount; i++) {
+            SQLExpr expr = item(i).getExpr();
+            List<SQLAggregateExpr> found = Aggregates.in(expr);
+            if (found.isEmpty()) {
+                continue;
+            }
+            if (!(expr instanceof SQLAggregateExpr aggregate)) {
+                throw PlanningError.UNSUPPORTED.exception("an aggregate inside an expression across shards: "
+                        + tokens.fragment(clauses.items.get(i).start(), clauses.items.get(i).end()).text());
+            }
+            AggregateFunction function = mergeable(aggregate);
+            if (starBefore[i] && starAfter[i]) {
+                throw PlanningError.UNSUPPORTED.exception("an aggregate between two * columns across shards");
+            }
+            if (function == AggregateFunction.AVG) {
+                rewriteAverage(i, aggregate);
+            }
+            else {
+                specs.add(new SpecDraft(function, new ItemRef(i), null));
+            }
+        }
+    }
+
+    private static AggregateFunction mergeable(SQLAggregateExpr aggregate) {
+        return Aggregates.mergeable(aggregate).orElseThrow(() -> PlanningError.UNSUPPORTED.exception(
+                Aggregates.text(aggregate) + " across shards"));
+    }
+
+    /** {@code AVG(x)} is sent as {@code SUM(x) AS `AVG(x)`} with a {@code COUNT(x)} helper column. */
+    private void rewriteAverage(int item, SQLAggregateExpr aggregate) {
+        SelectClauses.Span span = clauses.items.get(item);
+        int open = -1;
+        for (int t = 0; t < tokens.size(); t++) {
+            if (tokens.get(t).start() >= span.start() && tokens.get(t).end() <= span.end()
+                    && tokens.isWord(t, "AVG") && tokens.isOperator(t + 1, '(')) {
+                open = t + 1;
+                break;
+            }
+        }
+        int close = open < 0 ? -1 : tokens.closing(open);
+        if (close < 0 || close == open + 1) {
+            throw PlanningError.UNSUPPORTED.exception("this form of AVG across shards");
+        }
+        Tokens.Fragment argument = tokens.fragment(tokens.get(open + 1).start(), tokens.get(close - 1).end());
+        String alias = item(item).getAlias() == null ? " AS " + Names.quote(tokens.sql().substring(span.start(), span.end())) : "";
+        rewriter.replace(tokens.get(open - 1).start(), tokens.get(close).end(),
+                new Tokens.Fragment("SUM(" + argument.text() + ")" + alias, argument.parameters()));
+        HelperRef count = addHelper(new Tokens.Fragment("COUNT(" + argument.text() + ")", argument.parameters()));
+        specs.add(new SpecDraft(AggregateFunction.AVG, new ItemRef(item), count));
+    }
+
+    // ---- keys and columns
+
+    /** The ORDER BY keys; {@code aggregating}: an aggregate not in the select list is added as a merged helper. */
+    private List<Key> userOrder(boolean aggregating) {
+        if (block.getOrderBy() == null || isOrderByNull()) {
+            return List.of();
+        }
+        List<SQLSelectOrderByItem> items = block.getOrderBy().getItems();
+        List<SelectClauses.Item> spans = clauses.orderBy.map(SelectClauses.Clause::items).orElse(List.of());
+        if (spans.size() != items.size()) {
+            throw PlanningError.UNSUPPORTED.exception("this form of ORDER BY across shards");
+        }
+        List<Key> keys = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            SQLSelectOrderByItem item = items.get(i);
+            Tokens.Fragment text = tokens.fragment(spans.get(i).expression().start(), spans.get(i).expression().end());
+            boolean descending = item.getType() == SQLOrderingSpecification.DESC;
+            keys.add(new Key(ref(item.getExpr(), text, aggregating), descending, text));
+        }
+        return keys;
+    }
+
+    private boolean isOrderByNull() {
+        List<SQLSelectOrderByItem> items = block.getOrderBy().getItems();
+        return items.size() == 1 && items.get(0).getExpr() instanceof SQLNullExpr;
+    }
+
+    /** The result column of an ORDER BY / GROUP BY / HAVING expression; a helper column when the select list lacks it. */
+    private Ref ref(SQLExpr expr, Tokens.Fragment text, boolean aggregating) {
+        if (expr instanceof SQLIntegerExpr position) {
+            int p = position.getNumber().intValue();
+            if (p < 1) {
+                throw PlanningError.UNSUPPORTED.exception("ORDER BY or GROUP BY position " + p);
+            }
+            return new PositionRef(p - 1);
+        }
+        if (expr instanceof SQLIdentifierExpr identifier) {
+            for (int i = 0; i < itemCount; i++) {
+                if (Names.same(item(i).getAlias(), identifier.getName()) && reachable(i)) {
+                    return new ItemRef(i);
+                }
+            }
+        }
+        String normalized = Aggregates.normalized(expr);
+        for (int i = 0; i < itemCount; i++) {
+            if (!isStar(item(i)) && Aggregates.normalized(item(i).getExpr()).equals(normalized) && reachable(i)) {
+                return new ItemRef(i);
+            }
+        }
+        if (aggregating && expr instanceof SQLAggregateExpr aggregate) {
+            return helperAggregate(aggregate, text);
+        }
+        if (aggregating && !Aggregates.in(expr).isEmpty()) {
+            throw PlanningError.UNSUPPORTED.exception("an aggregate inside an expression across shards: " + text.text());
+        }
+        return addHelper(text);
+    }
+
+    /** An aggregate only ORDER BY or HAVING uses: a helper column merged like the select list's. */
+    private Ref helperAggregate(SQLAggregateExpr aggregate, Tokens.Fragment text) {
+        AggregateFunction function = mergeable(aggregate);
+        if (function != AggregateFunction.AVG) {
+            HelperRef helper = addHelper(text);
+            addSpec(new SpecDraft(function, helper, null));
+            return helper;
+        }
+        if (aggregate.getArguments().size() != 1) {
+            throw PlanningError.UNSUPPORTED.exception(Aggregates.text(aggregate) + " across shards");
+        }
+        String argument = Aggregates.text(aggregate.getArguments().get(0));
+        HelperRef sum = addHelper(Tokens.Fragment.of("SUM(" + argument + ")"));
+        HelperRef count = addHelper(Tokens.Fragment.of("COUNT(" + argument + ")"));
+        addSpec(new SpecDraft(AggregateFunction.AVG, sum, count));
+        return sum;
+    }
+
+    /** Whether item {@code i}'s position can be known: no {@code *} on both sides of it. */
+    private boolean reachable(int i) {
+        return !(starBefore[i] && starAfter[i]);
+    }
+
+    /** A helper column with this text; the same text twice is one helper. */
+    private HelperRef addHelper(Tokens.Fragment text) {
+        if (text.text().contains("?") && text.parameters().isEmpty()) {
+            throw PlanningError.UNSUPPORTED.exception("a parameter in " + text.text() + " across shards");
+        }
+        int existing = helpers.indexOf(text);
+        if (existing >= 0) {
+            return new HelperRef(existing);
+        }
+        helpers.add(text);
+        return new HelperRef(helpers.size() - 1);
+    }
+
+    private void addSpec(SpecDraft spec) {
+        if (specs.stream().noneMatch(s -> s.column().equals(spec.column()))) {
+            specs.add(spec);
+        }
+    }
+
+    private ColumnRef column(Ref ref) {
+        if (ref instanceof PositionRef position) {
+            return ColumnRef.at(position.index());
+        }
+        if (ref instanceof ItemRef item) {
+            int i = item.item();
+            return !starBefore[i] ? ColumnRef.at(i) : ColumnRef.fromEnd(itemCount - i + helpers.size());
+        }
+        int h = ((HelperRef) ref).helper();
+        return anyStar ? ColumnRef.fromEnd(helpers.size() - h) : ColumnRef.at(itemCount + h);
+    }
+
+    private List<SortKey> sortKeys(List<Key> keys) {
+        return keys.stream().map(k -> new SortKey(column(k.ref()), k.descending())).toList();
+    }
+
+    private List<Aggregate> resolvedAggregates() {
+        return specs.stream().map(s -> s.count() == null ? Aggregate.of(s.function(), column(s.column()))
+                : Aggregate.avg(column(s.column()), column(s.count()))).toList();
+    }
+
+    private boolean isTopShardKey(SQLExpr expr) {
+        return resolver.resolve(expr).filter(c -> c.isShardKey() && c.use().scope() == block).isPresent();
+    }
+
+    // ---- HAVING
+
+    /**
+     * Compiled twice: the first pass adds the helper columns HAVING needs, so that the second resolves
+     * every column against the final list (positions counted from the end move while helpers are added).
+     */
+    private RowExpression compileHaving(SQLExpr having) {
+        havingCompiler().compile(having);
+        return havingCompiler().compile(having);
+    }
+
+    private HavingCompiler havingCompiler() {
+        return new HavingCompiler(expr -> {
+            if (expr instanceof SQLAggregateExpr || expr instanceof SQLIdentifierExpr || expr instanceof SQLPropertyExpr) {
+                String text = Aggregates.text(expr);
+                return new RowExpression.Column(column(ref(expr, Tokens.Fragment.of(text), true)));
+            }
+            return null;
+        });
+    }
+
+    // ---- LIMIT
+
+    private record Limit(ValueSource offset, ValueSource count) {
+    }
+
+    private Optional<Limit> limit() {
+        SQLLimit limit = block.getLimit();
+        if (limit == null) {
+            return Optional.empty();
+        }
+        if (clauses.limit.isEmpty()) {
+            throw PlanningError.UNSUPPORTED.exception("this form of LIMIT across shards");
+        }
+        ValueSource count = Literals.of(limit.getRowCount()).orElseThrow(() -> PlanningError.UNSUPPORTED.exception(
+                "LIMIT " + Aggregates.text(limit.getRowCount())));
+        ValueSource offset = limit.getOffset() == null ? new ValueSource.Literal(0L)
+                : Literals.of(limit.getOffset()).orElseThrow(() -> PlanningError.UNSUPPORTED.exception(
+                        "OFFSET " + Aggregates.text(limit.getOffset())));
+        return Optional.of(new Limit(offset, count));
+    }
+
+    /** Each shard gets LIMIT offset+count: the rows the merged result keeps are among each shard's first offset+count. */
+    private void pushLimit(Limit limit) {
+        SelectClauses.Span span = clauses.limit.orElseThrow().span();
+        Tokens.Fragment sent;
+        if (limit.offset() instanceof ValueSource.Literal o && limit.count() instanceof ValueSource.Literal c) {
+            BigInteger total = ValueSource.integer(o.value()).add(ValueSource.integer(c.value()));
+            sent = Tokens.Fragment.of("LIMIT " + total);
+        }
+        else if (limit.offset() instanceof ValueSource.Literal o && ValueSource.integer(o.value()).signum() == 0) {
+            sent = new Tokens.Fragment("LIMIT ?", List.of(limit.count()));
+        }
+        else {
+            sent = new Tokens.Fragment("LIMIT ?", List.of(new ValueSource.Sum(limit.offset(), limit.count())));
+        }
+        rewriter.replace(span.start(), span.end(), sent);
+    }
+
+    private PlanNode wrapLimitAndProject(PlanNode node, Optional<Limit> limit) {
+        PlanNode result = limit.<PlanNode>map(l -> new LimitOffset(node, l.offset(), l.count())).orElse(node);
+        return helpers.isEmpty() ? result : new Project(result, helpers.size());
+    }
+
+    // ---- text edits
+
+    private void writeOrderBy(List<Key> keys) {
+        List<Tokens.Fragment> parts = keys.stream()
+                .map(k -> new Tokens.Fragment(k.text().text() + (k.descending() ? " DESC" : ""), k.text().parameters()))
+                .toList();
+        Tokens.Fragment orderBy = join("ORDER BY ", parts, ", ");
+        if (clauses.orderBy.isPresent()) {
+            SelectClauses.Span span = clauses.orderBy.get().span();
+            rewriter.replace(span.start(), span.end(), orderBy);
+        }
+        else {
+            rewriter.insert(clauses.orderByAt, new Tokens.Fragment(" " + orderBy.text(), orderBy.parameters()));
+        }
+    }
+
+    private void deleteClause(SelectClauses.Span span) {
+        int start = span.start();
+        while (start > 0 && Character.isWhitespace(tokens.sql().charAt(start - 1))) {
+            start--;
+        }
+        rewriter.delete(start, span.end());
+    }
+
+    private Route finishRoute() {
+        if (!helpers.isEmpty()) {
+            rewriter.insert(clauses.itemsEnd, join(", ", helpers, ", "));
+        }
+        return route.apply(rewriter.build());
+    }
+
+    private static Tokens.Fragment join(String prefix, List<Tokens.Fragment> parts, String separator) {
+        StringBuilder text = new StringBuilder(prefix);
+        List<ValueSource> parameters = new ArrayList<>();
+        for (int i = 0; i < parts.size(); i++) {
+            text.append(i == 0 ? "" : separator).append(parts.get(i).text());
+            parameters.addAll(parts.get(i).parameters());
+        }
+        return new Tokens.Fragment(text.toString(), parameters);
+    }
+
+    // ---- small helpers
+
+    private SQLSelectItem item(int i) {
+        return block.getSelectList().get(i);
+    }
+
+    private static boolean isStar(SQLSelectItem item) {
+        return item.getExpr() instanceof SQLAllColumnExpr
+                || (item.getExpr() instanceof SQLPropertyExpr p && p.getName().equals("*"));
+    }
+
+    private int topSelect() {
+        for (int i = 0; i < tokens.size(); i++) {
+            if (tokens.get(i).depth() == 0 && tokens.isWord(i, "SELECT")) {
+                return i;
+            }
+        }
+        throw PlanningError.UNSUPPORTED.exception("a parenthesized SELECT across shards");
+    }
+}

@@ -1,0 +1,104 @@
+package io.shardgate.router.vindex;
+
+import io.shardgate.router.collation.Collations;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class KeyTypeTest {
+
+    private final KeyType integer = KeyType.INTEGER;
+
+    @Test
+    void integerValuesEqualAsNumbersShareOneKey() {
+        ShardKey five = integer.lookup(5L).orElseThrow();
+        assertThat(integer.lookup("5")).contains(five);
+        assertThat(integer.lookup(new BigDecimal("5.00"))).contains(five);
+        assertThat(integer.lookup(5.0d)).contains(five);
+        assertThat(integer.lookup(" 5")).contains(five);
+        assertThat(integer.lookup("5abc")).as("MySQL compares '5abc' = 5 as doubles: true").contains(five);
+        assertThat(integer.lookup(BigInteger.valueOf(5))).contains(five);
+        assertThat(new String(five.canonical(), StandardCharsets.US_ASCII)).isEqualTo("5");
+        assertThat(integer.lookup("abc")).contains(integer.lookup(0L).orElseThrow());
+        assertThat(integer.lookup(-7L).orElseThrow().toString()).isEqualTo("-7");
+    }
+
+    @Test
+    void integerLookupsThatMatchNoOneValueScatter() {
+        assertThat(integer.lookup(new BigDecimal("5.5"))).isEmpty();
+        assertThat(integer.lookup(5.5d)).isEmpty();
+        assertThat(integer.lookup("9007199254740993")).as("beyond double precision").isEmpty();
+        assertThat(integer.lookup(null)).isEmpty();
+        assertThat(integer.lookup(new byte[] {0x35})).isEmpty();
+    }
+
+    @Test
+    void integerStoresRoundAsMariaDbDoes() {
+        assertThat(stored(integer, "5.5")).isEqualTo("6");
+        assertThat(stored(integer, new BigDecimal("-2.5"))).isEqualTo("-3");
+        assertThat(stored(integer, 2.5d)).as("doubles round half to even").isEqualTo("2");
+        assertThat(stored(integer, " 7 ")).isEqualTo("7");
+        assertThat(stored(integer, "1e3")).isEqualTo("1000");
+        assertThat(stored(integer, new BigInteger("18446744073709551615"))).isEqualTo("18446744073709551615");
+        assertThat(integer.store("5abc")).isEmpty();
+        assertThat(integer.store("")).isEmpty();
+        assertThat(integer.store("0x10")).isEmpty();
+    }
+
+    @Test
+    void stringKeysFollowTheCollation() {
+        KeyType general = KeyType.of("string", null);
+        assertThat(general.lookup("Alice")).isEqualTo(general.lookup("ALICE  "));
+        assertThat(general.lookup("José")).isEqualTo(general.lookup("jose"));
+        assertThat(general.lookup(5L)).as("a string column compared with a number compares as doubles").isEmpty();
+        assertThat(general.store(5L)).isEqualTo(general.lookup("5"));
+        assertThat(general.store(new BigDecimal("5.50"))).isEqualTo(general.lookup("5.50"));
+        assertThat(general.store(1.5d)).isEmpty();
+        KeyType unicode = KeyType.of("string", "utf8mb4_unicode_ci");
+        assertThat(unicode.lookup("Straße")).isEqualTo(unicode.lookup("STRASSE"));
+        KeyType bin = KeyType.of("string", "utf8mb4_bin");
+        assertThat(bin.lookup("a")).isNotEqualTo(bin.lookup("A"));
+        assertThat(bin.lookup("a ")).isEqualTo(bin.lookup("a"));
+        assertThat(general.lookup("a".getBytes(StandardCharsets.UTF_8))).isEqualTo(general.lookup("A"));
+        assertThat(general.lookup(new byte[] {(byte) 0xFF})).as("not UTF-8").isEmpty();
+    }
+
+    @Test
+    void binaryKeysAreBytes() {
+        KeyType binary = KeyType.of("binary", null);
+        assertThat(binary.lookup("ab")).isEqualTo(binary.lookup(new byte[] {'a', 'b'}));
+        assertThat(binary.lookup("ab ")).isNotEqualTo(binary.lookup("ab"));
+        assertThat(binary.lookup(1L)).isEmpty();
+        assertThat(binary.store(12L)).isEqualTo(binary.lookup("12"));
+    }
+
+    @Test
+    void keysOrderAsTheColumn() {
+        assertThat(integer.lookup(9L).orElseThrow()).isLessThan(integer.lookup(10L).orElseThrow());
+        KeyType general = KeyType.string(Collations.UTF8MB4_GENERAL_CI);
+        assertThat(general.lookup("b").orElseThrow()).isGreaterThan(general.lookup("A").orElseThrow());
+    }
+
+    @Test
+    void parsesConfig() {
+        assertThat(KeyType.of("INTEGER", null)).isEqualTo(KeyType.INTEGER);
+        assertThat(KeyType.of("string", "utf8_bin").toString()).isEqualTo("string utf8mb3_bin");
+        assertThatThrownBy(() -> KeyType.of("string", "utf8mb4_0900_ai_ci"))
+                .hasMessageStartingWith("collation 'utf8mb4_0900_ai_ci' is not supported for shard keys; supported: [utf8mb4_general_ci");
+        assertThatThrownBy(() -> KeyType.of("integer", "utf8mb4_bin"))
+                .hasMessage("a collation applies to string keys, not to integer keys");
+        assertThatThrownBy(() -> KeyType.of("uuid", null)).hasMessage("key type 'uuid' must be integer, string or binary");
+    }
+
+    private static String stored(KeyType type, Object value) {
+        Optional<ShardKey> key = type.store(value);
+        assertThat(key).as("store %s", value).isPresent();
+        return key.orElseThrow().toString();
+    }
+}
