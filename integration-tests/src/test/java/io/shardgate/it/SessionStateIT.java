@@ -209,6 +209,38 @@ class SessionStateIT {
     }
 
     @Test
+    void aDeadlockIsRelayedVerbatimAndCountedAsRetryable() throws Exception {
+        try (Connection a = proxy.mariadb("ss", ""); Connection b = proxy.mariadb("ss", "")) {
+            a.setAutoCommit(false);
+            b.setAutoCommit(false);
+            a.createStatement().executeUpdate("UPDATE t SET v = 'a' WHERE id = 1");
+            b.createStatement().executeUpdate("UPDATE t SET v = 'b' WHERE id = 2");
+            java.util.concurrent.CompletableFuture<Integer> blocked = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return a.createStatement().executeUpdate("UPDATE t SET v = 'a' WHERE id = 2");
+                } catch (SQLException e) {
+                    return e.getErrorCode();
+                }
+            });
+            int other;
+            try {
+                other = b.createStatement().executeUpdate("UPDATE t SET v = 'b' WHERE id = 1");
+            } catch (SQLException e) {
+                other = e.getErrorCode();
+            }
+            int first = blocked.get(30, TimeUnit.SECONDS);
+            assertThat(List.of(first, other)).as("one of the two transactions is chosen as the deadlock victim").contains(1213);
+            a.rollback();
+            b.rollback();
+        }
+        java.net.http.HttpResponse<String> metrics = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + proxy.adminPort() + "/metrics"))
+                        .header("Authorization", "Bearer " + ProxyFixture.ADMIN_TOKEN).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(metrics.body()).containsPattern("shardgate_backend_errors_total\\{class=\"RETRYABLE\"} [1-9]");
+    }
+
+    @Test
     void cursorFetchKeepsItsConnectionWhileOthersRun() throws Exception {
         try (Connection a = proxy.mysql("ss", "sslMode=DISABLED&useCursorFetch=true&defaultFetchSize=7");
              Connection b = proxy.mariadb("ss", "")) {

@@ -743,6 +743,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                 preparedParameters = StatementPackets.prepareOkParameters(packet.payload());
                 StatementPackets.statementId(packet.payload(), pending.preparedId());
             }
+            if (packet.header() == ErrPacket.HEADER && packet.payload().readableBytes() >= 3
+                    && pending.command() != Command.STMT_FETCH) {
+                context.metrics().backendError(packet.payload().getUnsignedShortLE(packet.payload().readerIndex() + 1));
+            }
             responseStarted = true;
             context.metrics().bytesOut(packet.payload().readableBytes() + 4L);
             ctx.write(packet, ctx.voidPromise());

@@ -151,6 +151,14 @@ public final class ProxyMetrics {
         bytesOut.increment(bytes);
     }
 
+    /** A backend's ERR relayed to a client, counted by the storage adapters' error class. */
+    public void backendError(int errno) {
+        io.shardgate.storage.BackendErrorClass errorClass = io.shardgate.storage.BackendErrorClass.of(errno);
+        Counter.builder("shardgate_backend_errors").tag("class", errorClass.name())
+                .description("Backend errors relayed to clients, by class (retryable, misconfiguration, capacity, ...)")
+                .register(registry).increment();
+    }
+
     public void error(int errno) {
         Counter.builder("shardgate_errors_sent").tag("errno", Integer.toString(errno)).register(registry).increment();
     }
