@@ -1,0 +1,44 @@
+package io.shardgate.proxy.frontend;
+
+import io.shardgate.proxy.routing.CausalToken;
+import io.shardgate.replication.gtid.MariaDbGtidPosition;
+import org.junit.jupiter.api.Test;
+
+import java.util.OptionalLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ShardgateStatementTest {
+
+    @Test
+    void recognisesTheStatementsShardgateAnswersItself() {
+        assertThat(ShardgateStatement.parse("SET @@session.shardgate_max_lag_ms = 250"))
+                .contains(new ShardgateStatement.SetMaxLag(OptionalLong.of(250)));
+        assertThat(ShardgateStatement.parse("set session shardgate_max_lag_ms=DEFAULT;"))
+                .contains(new ShardgateStatement.SetMaxLag(OptionalLong.empty()));
+        assertThat(ShardgateStatement.parse("SELECT @@shardgate_causal_token")).contains(new ShardgateStatement.GetCausalToken());
+        assertThat(ShardgateStatement.parse("SELECT @@session.shardgate_max_lag_ms")).contains(new ShardgateStatement.GetMaxLag());
+        assertThat(ShardgateStatement.parse("SET @@session.shardgate_causal_token = 'sg1:mariadb:0-1-5'"))
+                .contains(new ShardgateStatement.SetCausalToken("sg1:mariadb:0-1-5"));
+        assertThat(ShardgateStatement.parse(" show shardgate backends ")).contains(new ShardgateStatement.ShowBackends());
+    }
+
+    @Test
+    void leavesEverythingElseToTheBackends() {
+        assertThat(ShardgateStatement.parse("SELECT c FROM sbtest1 WHERE id = 5")).isEmpty();
+        assertThat(ShardgateStatement.parse("/*+ shardgate max_lag_ms=0 */ SELECT 1")).isEmpty();
+        assertThat(ShardgateStatement.parse("SELECT @@shardgate_max_lag_ms, 1")).isEmpty();
+        assertThat(ShardgateStatement.parse("SET @@session.shardgate_max_lag_ms = -1")).isEmpty();
+    }
+
+    @Test
+    void causalTokensRoundTripAndRejectStrangers() {
+        MariaDbGtidPosition position = MariaDbGtidPosition.parse("0-1-42,1-2-7");
+        assertThat(CausalToken.of(position)).isEqualTo("sg1:mariadb:0-1-42,1-2-7");
+        assertThat(CausalToken.parse(CausalToken.of(position))).isEqualTo(position);
+        assertThat(CausalToken.parse("")).isEqualTo(MariaDbGtidPosition.empty());
+        assertThatThrownBy(() -> CausalToken.parse("3E11FA47-71CA-11E1-9E33-C80AA9429562:1-5"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+}
