@@ -45,6 +45,7 @@ final class ClientSession {
     private OptionalLong maxLagMs = OptionalLong.empty();
     private String nextTransaction;
     private boolean nextTransactionReadOnly;
+    private boolean allowBlockingDdl;
     private volatile BackendConnection backend;
 
     ClientSession(long connectionId, Channel channel, String user, String host, long capabilities, String schema,
@@ -78,6 +79,16 @@ final class ClientSession {
         maxLagMs = OptionalLong.empty();
         nextTransaction = null;
         nextTransactionReadOnly = false;
+        allowBlockingDdl = false;
+    }
+
+    /** SET SESSION shardgate_allow_blocking_ddl = ON: ALTERs that block writes are let through. */
+    boolean allowBlockingDdl() {
+        return allowBlockingDdl;
+    }
+
+    void allowBlockingDdl(boolean allowed) {
+        this.allowBlockingDdl = allowed;
     }
 
     /**

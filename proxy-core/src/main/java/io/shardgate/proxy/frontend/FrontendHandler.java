@@ -33,6 +33,7 @@ import io.shardgate.proxy.session.ClientStatement;
 import io.shardgate.proxy.session.SessionPin;
 import io.shardgate.router.classify.Classification;
 import io.shardgate.router.classify.StatementClassifier;
+import io.shardgate.router.classify.StatementClass;
 import io.shardgate.router.classify.TemporaryTable;
 import io.shardgate.router.classify.TransactionKind;
 import io.shardgate.proxy.protocol.LocalResultSet;
@@ -66,6 +67,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private final ArrayDeque<MySqlPacket> queued = new ArrayDeque<>();
     private final CommandRouter router;
     private final StatementClassifier classifier = new StatementClassifier();
+    private final DdlGate ddlGate;
     private ChannelHandlerContext ctx;
     private State state = State.HANDSHAKE;
     private long connectionId;
@@ -86,6 +88,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     FrontendHandler(FrontendContext context) {
         this.context = context;
         this.router = new CommandRouter(context);
+        this.ddlGate = new DdlGate(context.backends().shard(),
+                () -> context.backends().health().map(health -> health.primaryCapabilities()).orElse(null));
     }
 
     @Override
@@ -333,6 +337,20 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                     writeOk(1);
                     return;
                 }
+                if (classification.statementClass() == StatementClass.WRITE) {
+                    DdlGate.Outcome ddl = ddlGate.check(sql, session.allowBlockingDdl());
+                    if (ddl != null && ddl.refusal() != null) {
+                        packet.release();
+                        writeError(1, ddl.refusal());
+                        return;
+                    }
+                    if (ddl != null && !ddl.sql().equals(sql)) {
+                        packet.release();
+                        sql = ddl.sql();
+                        packet = new MySqlPacket(0, Unpooled.buffer(1 + sql.length() * 3).writeByte(Command.QUERY.code())
+                                .writeBytes(sql.getBytes(StandardCharsets.UTF_8)));
+                    }
+                }
                 MySqlPacket rewritten = QueryRewriter.rewrite(packet, sql, connectionId);
                 forward(rewritten, new Pending(command, classification, null, mentionsLastInsertId(sql), 0, null)
                         .withTemporaryTables(TemporaryTableNames.of(sql, classification.temporaryTable() != TemporaryTable.NONE))
@@ -375,7 +393,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     /** Answers a statement Shardgate handles itself. */
     private void answer(ShardgateStatement statement) {
-        if (statement instanceof ShardgateStatement.SetMaxLag set) {
+        if (statement instanceof ShardgateStatement.SetAllowBlockingDdl set) {
+            session.allowBlockingDdl(set.allowed());
+            writeOk(1);
+        } else if (statement instanceof ShardgateStatement.SetMaxLag set) {
             session.maxLagMs(set.millis());
             writeOk(1);
         } else if (statement instanceof ShardgateStatement.GetMaxLag) {

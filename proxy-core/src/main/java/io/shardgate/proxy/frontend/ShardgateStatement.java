@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
  *   <li>{@code SELECT @@[session.]shardgate_max_lag_ms};</li>
  *   <li>{@code SELECT @@[session.]shardgate_causal_token}: the session's causality token;</li>
  *   <li>{@code SET [@@session.|SESSION ]shardgate_causal_token = '…'}: read-your-writes from another session;</li>
+ *   <li>{@code SET [SESSION ]shardgate_allow_blocking_ddl = ON | OFF}: lets ALTERs that block writes through;</li>
  *   <li>{@code SHOW SHARDGATE BACKENDS}.</li>
  * </ul>
  */
@@ -31,6 +32,9 @@ sealed interface ShardgateStatement {
     record ShowBackends() implements ShardgateStatement {
     }
 
+    record SetAllowBlockingDdl(boolean allowed) implements ShardgateStatement {
+    }
+
     String SCOPE = "(?:@@session\\.|@@|session\\s+|local\\s+)?";
     Pattern SET_MAX_LAG = Pattern.compile("\\s*set\\s+" + SCOPE + "shardgate_max_lag_ms\\s*(?:=|:=)\\s*(\\d{1,12}|default)\\s*;?\\s*",
             Pattern.CASE_INSENSITIVE);
@@ -38,6 +42,8 @@ sealed interface ShardgateStatement {
             Pattern.CASE_INSENSITIVE);
     Pattern SET_TOKEN = Pattern.compile("\\s*set\\s+" + SCOPE + "shardgate_causal_token\\s*(?:=|:=)\\s*'([^'\\\\]*)'\\s*;?\\s*",
             Pattern.CASE_INSENSITIVE);
+    Pattern SET_BLOCKING_DDL = Pattern.compile("\\s*set\\s+" + SCOPE
+            + "shardgate_allow_blocking_ddl\\s*(?:=|:=)\\s*'?(on|off|1|0|true|false|default)'?\\s*;?\\s*", Pattern.CASE_INSENSITIVE);
     Pattern SHOW_BACKENDS = Pattern.compile("\\s*show\\s+shardgate\\s+backends\\s*;?\\s*", Pattern.CASE_INSENSITIVE);
 
     /** The Shardgate statement {@code sql} is, if any; cheap for everything else. */
@@ -57,6 +63,11 @@ sealed interface ShardgateStatement {
         m = SET_TOKEN.matcher(sql);
         if (m.matches()) {
             return Optional.of(new SetCausalToken(m.group(1)));
+        }
+        m = SET_BLOCKING_DDL.matcher(sql);
+        if (m.matches()) {
+            String value = m.group(1).toLowerCase(java.util.Locale.ROOT);
+            return Optional.of(new SetAllowBlockingDdl(value.equals("on") || value.equals("1") || value.equals("true")));
         }
         if (SHOW_BACKENDS.matcher(sql).matches()) {
             return Optional.of(new ShowBackends());

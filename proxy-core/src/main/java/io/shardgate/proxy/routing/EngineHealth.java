@@ -99,6 +99,16 @@ public final class EngineHealth implements AutoCloseable {
         return true;
     }
 
+    /** The primary's engine capabilities as probed at startup; null when it could not be probed. */
+    public EngineCapabilities primaryCapabilities() {
+        for (Backend backend : backends) {
+            if (backend.role().equals("primary")) {
+                return backend.capabilities();
+            }
+        }
+        return null;
+    }
+
     /** Engine gauges per backend, under the storage adapters' stable metric names. */
     public void registerMetrics(MeterRegistry registry) {
         for (Backend backend : backends) {
