@@ -45,18 +45,20 @@ public final class ConfigLoader {
             throw new ConfigException("config: the file is empty");
         }
         root.requireObject(Set.of("listen", "admin", "server_version", "users", "backend_user", "shards", "limits",
-                "tls", "allow_local_infile", "routing"));
-        return new ShardgateConfig(
-                listen(root.get("listen"), 3307),
-                admin(root.get("admin")),
-                root.get("server_version").optionalString().orElse(DEFAULT_SERVER_VERSION),
-                users(root.get("users")),
-                backendUser(root.get("backend_user")),
-                shards(root.get("shards")),
+                "tls", "allow_local_infile", "routing", "schemas"));
+        // Sections are read in file-documentation order, so the first error reported is the first one a reader meets.
+        HostPort listen = listen(root.get("listen"), 3307);
+        ShardgateConfig.AdminConfig admin = admin(root.get("admin"));
+        String serverVersion = root.get("server_version").optionalString().orElse(DEFAULT_SERVER_VERSION);
+        List<UserConfig> users = users(root.get("users"));
+        ShardgateConfig.BackendUser backendUser = backendUser(root.get("backend_user"));
+        List<ShardConfig> shards = shards(root.get("shards"));
+        return new ShardgateConfig(listen, admin, serverVersion, users, backendUser, shards,
                 limits(root.get("limits")),
                 tls(root.get("tls")),
                 root.get("allow_local_infile").booleanValue(false),
-                routing(root.get("routing")));
+                routing(root.get("routing")),
+                ShardingConfigParser.parse(root.get("schemas"), root.get("shards"), shards));
     }
 
     private static RoutingConfig routing(ConfigNode node) {
@@ -187,7 +189,7 @@ public final class ConfigLoader {
         List<ShardConfig> shards = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (ConfigNode shard : node.elements()) {
-            shard.requireObject(Set.of("name", "engine", "primary", "replicas"));
+            shard.requireObject(Set.of("name", "engine", "primary", "replicas", "key_range"));
             String name = shard.get("name").requiredString();
             if (!names.add(name)) {
                 throw shard.get("name").error("shard '" + name + "' appears twice");
@@ -202,7 +204,8 @@ public final class ConfigLoader {
             for (ConfigNode replica : shard.get("replicas").elements()) {
                 replicas.add(HostPort.parse(replica));
             }
-            shards.add(new ShardConfig(name, engine, HostPort.parse(shard.get("primary")), replicas));
+            shards.add(new ShardConfig(name, engine, HostPort.parse(shard.get("primary")), replicas,
+                    shard.get("key_range").optionalString().orElse("")));
         }
         if (shards.isEmpty()) {
             throw node.error("at least one shard is required");

@@ -65,6 +65,34 @@ final class ConfigNode {
         return elements;
     }
 
+    /** The keys of a mapping, in file order; none when missing. */
+    Iterator<String> fieldNames() {
+        if (isMissing()) {
+            return java.util.Collections.emptyIterator();
+        }
+        if (!node.isObject()) {
+            throw error("expected a mapping");
+        }
+        return node.fieldNames();
+    }
+
+    /** A scalar value as the router takes it: Long for integers, BigDecimal for other numbers, else String. */
+    Optional<Object> scalar() {
+        if (isMissing()) {
+            return Optional.empty();
+        }
+        if (!node.isValueNode()) {
+            throw error("expected a value");
+        }
+        if (node.isIntegralNumber()) {
+            return Optional.of(node.asLong());
+        }
+        if (node.isNumber()) {
+            return Optional.of(node.decimalValue());
+        }
+        return Optional.of(node.asText());
+    }
+
     String requiredString() {
         if (isMissing()) {
             throw error("is required");

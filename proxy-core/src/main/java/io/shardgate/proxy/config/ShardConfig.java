@@ -6,9 +6,17 @@ import java.util.List;
 
 import static java.util.Objects.requireNonNull;
 
-/** One shard: a primary and its replicas on one engine. */
-public record ShardConfig(String name, Engine engine, HostPort primary, List<HostPort> replicas) {
+/**
+ * One shard: a primary and its replicas on one engine, owning {@code keyRange} of the keyspace
+ * (Vitess-style hex bounds; empty when not configured).
+ */
+public record ShardConfig(String name, Engine engine, HostPort primary, List<HostPort> replicas, String keyRange) {
+    public ShardConfig(String name, Engine engine, HostPort primary, List<HostPort> replicas) {
+        this(name, engine, primary, replicas, "");
+    }
+
     public ShardConfig {
+        requireNonNull(keyRange, "keyRange is null");
         requireNonNull(name, "name is null");
         requireNonNull(engine, "engine is null");
         requireNonNull(primary, "primary is null");

@@ -17,10 +17,12 @@ import static java.util.Objects.requireNonNull;
  * @param tls           client TLS material
  * @param allowLocalInfile whether LOAD DATA LOCAL INFILE is offered to clients
  * @param routing       read/write split settings
+ * @param sharding      the sharding schema (schemas, tables, vindexes, key ranges); empty: no sharding
  */
 public record ShardgateConfig(HostPort listen, AdminConfig admin, String serverVersion, List<UserConfig> users,
                               BackendUser backendUser, List<ShardConfig> shards, LimitsConfig limits, TlsConfig tls,
-                              boolean allowLocalInfile, RoutingConfig routing) {
+                              boolean allowLocalInfile, RoutingConfig routing,
+                              java.util.Optional<io.shardgate.router.schema.ShardingSchema> sharding) {
     public ShardgateConfig {
         requireNonNull(listen, "listen is null");
         requireNonNull(admin, "admin is null");
@@ -31,6 +33,7 @@ public record ShardgateConfig(HostPort listen, AdminConfig admin, String serverV
         requireNonNull(limits, "limits is null");
         requireNonNull(tls, "tls is null");
         requireNonNull(routing, "routing is null");
+        requireNonNull(sharding, "sharding is null");
     }
 
     public record AdminConfig(HostPort listen, String token) {

@@ -88,6 +88,57 @@ class ConfigLoaderTest {
         assertThat(app.authPlugin()).isEqualTo("mysql_native_password");
     }
 
+    private static final String TWO_SHARDS = """
+            admin: { token: change-me }
+            users:
+              - { name: app, password: app }
+            backend_user: { name: shardgate, password: secret }
+            shards:
+              - { name: s0, key_range: "-80", primary: 127.0.0.1:24001 }
+              - { name: s1, key_range: "80-", engine: rocksdb, primary: 127.0.0.1:24002 }
+            """;
+
+    @Test
+    void shardingSchemaFromSchemasAndKeyRanges() {
+        ShardgateConfig config = new ConfigLoader().parse(TWO_SHARDS + """
+                schemas:
+                  - name: shop
+                    tables:
+                      customers: { shard_key: id, vindex: hash }
+                      users:     { shard_key: email, vindex: hash, key_type: string, collation: utf8mb4_unicode_ci }
+                      ledger:    { shard_key: account_id, vindex: range, ranges: [ { less_than: 1000, shard: s0 }, { shard: s1 } ] }
+                      events:    { shard_key: region, vindex: list, key_type: string, lists: { s0: [eu, uk], s1: [us, ca] } }
+                      countries: { type: reference }
+                      settings:  { type: unsharded, shard: s0 }
+                    sequences:
+                      customers.id: { shard: s0 }
+                """);
+        io.shardgate.router.schema.ShardingSchema sharding = config.sharding().orElseThrow();
+        assertThat(sharding.shardNames()).containsExactly("s0", "s1");
+        assertThat(sharding.schema("shop").orElseThrow().tables()).hasSize(6);
+        assertThat(sharding.schema("shop").orElseThrow().sequence("customers")).isPresent();
+        // Without schemas and key ranges there is no sharding: one shard, or the demo's two, as before.
+        assertThat(new ConfigLoader().parse(MINIMAL).sharding()).isEmpty();
+    }
+
+    @Test
+    void shardingErrorsNameTheKey() {
+        assertThatThrownBy(() -> new ConfigLoader().parse(TWO_SHARDS.replace("\"80-\"", "\"90-\"")))
+                .hasMessageContaining("key_range").hasMessageContaining("gap");
+        assertThatThrownBy(() -> new ConfigLoader().parse(TWO_SHARDS + """
+                schemas:
+                  - name: shop
+                    tables:
+                      customers: { shard_key: id, vindex: modulo }
+                """)).hasMessage("schemas[0].tables.customers.vindex: 'modulo' is not one of [hash, range, list]");
+        assertThatThrownBy(() -> new ConfigLoader().parse(TWO_SHARDS + """
+                schemas:
+                  - name: shop
+                    tables:
+                      settings: { type: unsharded, shard: s9 }
+                """)).hasMessageContaining("s9");
+    }
+
     @Test
     void routingSettingsAndTheirErrors() {
         ShardgateConfig config = new ConfigLoader().parse(MINIMAL + """
@@ -106,7 +157,7 @@ class ConfigLoaderTest {
         assertThatThrownBy(() -> loader.parse(MINIMAL + "lsten: { port: 1 }\n"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("lsten: unknown key (expected one of: admin, allow_local_infile, backend_user, limits, listen, "
-                        + "routing, server_version, shards, tls, users)");
+                        + "routing, schemas, server_version, shards, tls, users)");
         assertThatThrownBy(() -> loader.parse(MINIMAL.replace("127.0.0.1:24001", "localhost")))
                 .hasMessage("shards[0].primary: expected HOST:PORT, got 'localhost'");
         assertThatThrownBy(() -> loader.parse(MINIMAL.replace("name: s0", "name: s0\n    engine: myisam")))
