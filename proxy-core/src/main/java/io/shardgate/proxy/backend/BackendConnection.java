@@ -254,6 +254,19 @@ public final class BackendConnection {
         return tracker.lastWasOk();
     }
 
+    /** Of the OK packet just relayed: its status flags, insert id, and whether info or session state follow. */
+    public int okStatus() {
+        return tracker.lastStatus();
+    }
+
+    public long okInsertId() {
+        return tracker.okInsertId();
+    }
+
+    public boolean okHasTrailer() {
+        return tracker.okHasTrailer();
+    }
+
     /** COM_STMT_RESET for a statement of this connection: closes its cursor and drops its long data. */
     public CompletableFuture<Void> resetStatement(int statementId) {
         return collect(Command.STMT_RESET, Unpooled.buffer(5).writeByte(Command.STMT_RESET.code()).writeIntLE(statementId),

@@ -27,6 +27,8 @@ public final class ResponseTracker {
     private long pendingColumns;
     private int lastStatus = ServerStatus.AUTOCOMMIT;
     private int warnings;
+    private long okInsertId;
+    private boolean okTrailer;
     private boolean error;
     private boolean localInfile;
     private boolean ok;
@@ -65,6 +67,16 @@ public final class ResponseTracker {
         return warnings;
     }
 
+    /** The insert id of the OK packet {@link #lastWasOk()} reported. */
+    public long okInsertId() {
+        return okInsertId;
+    }
+
+    /** Whether the OK packet {@link #lastWasOk()} reported carries info text or session state after its warnings. */
+    public boolean okHasTrailer() {
+        return okTrailer;
+    }
+
     /** True when the response ended with an ERR packet. */
     public boolean endedWithError() {
         return error;
@@ -90,6 +102,8 @@ public final class ResponseTracker {
     public boolean accept(ByteBuf payload) {
         localInfile = false;
         ok = false;
+        okInsertId = 0;
+        okTrailer = false;
         int length = payload.readableBytes();
         int header = length == 0 ? -1 : payload.getUnsignedByte(payload.readerIndex());
         switch (state) {
@@ -214,10 +228,16 @@ public final class ResponseTracker {
     private void okStatus(ByteBuf payload) {
         ByteBuf buf = payload.duplicate();
         buf.skipBytes(1);
+        okHead(buf);
+    }
+
+    /** An OK packet after its header byte: affected rows, insert id, status, warnings, then info or session state. */
+    private void okHead(ByteBuf buf) {
         Wire.readLenencInt(buf);
-        Wire.readLenencInt(buf);
+        okInsertId = Wire.readLenencInt(buf);
         lastStatus = buf.readableBytes() >= 2 ? buf.readUnsignedShortLE() : 0;
         warnings = buf.readableBytes() >= 2 ? buf.readUnsignedShortLE() : 0;
+        okTrailer = buf.isReadable();
     }
 
     private void terminator(ByteBuf payload) {
@@ -234,9 +254,6 @@ public final class ResponseTracker {
             lastStatus = buf.getUnsignedShortLE(buf.readerIndex() + 2);
             return;
         }
-        Wire.readLenencInt(buf);
-        Wire.readLenencInt(buf);
-        lastStatus = buf.readableBytes() >= 2 ? buf.readUnsignedShortLE() : 0;
-        warnings = buf.readableBytes() >= 2 ? buf.readUnsignedShortLE() : 0;
+        okHead(buf);
     }
 }

@@ -42,14 +42,6 @@ public record OkPacket(int header, long affectedRows, long lastInsertId, int sta
         return new OkPacket(header, affected, insertId, status, warnings, info, state);
     }
 
-    /** The last-insert-id field of an OK payload, read without decoding the rest. */
-    public static long lastInsertId(ByteBuf payload) {
-        ByteBuf buf = payload.duplicate();
-        buf.skipBytes(1);
-        Wire.readLenencInt(buf);
-        return Wire.readLenencInt(buf);
-    }
-
     public ByteBuf encode(ByteBufAllocator alloc, long capabilities) {
         ByteBuf buf = alloc.buffer(16 + info.length() + sessionState.length);
         buf.writeByte(header);

@@ -97,13 +97,4 @@ public record SessionStateInfo(List<Variable> variables, String schema, boolean 
         }
         return out;
     }
-
-    /** True when an OK payload has anything after status and warnings (info or session state). */
-    public static boolean hasTrailer(ByteBuf payload) {
-        ByteBuf buf = payload.duplicate();
-        buf.skipBytes(1);
-        Wire.readLenencInt(buf);
-        Wire.readLenencInt(buf);
-        return buf.readableBytes() > 4;
-    }
 }

@@ -211,6 +211,13 @@ class ResponseTrackerTest {
         byte[] ok = new Bytes().u8(0x00).lenenc(70000).lenenc(1L << 32).u16(AUTOCOMMIT | ServerStatus.IN_TRANS).u16(1).get();
         ResponseTracker tracker = follow(false, Command.QUERY, list(ok));
         assertThat(tracker.lastStatus()).isEqualTo(AUTOCOMMIT | ServerStatus.IN_TRANS);
+        assertThat(tracker.lastWasOk()).isTrue();
+        assertThat(tracker.okInsertId()).isEqualTo(1L << 32);
+        assertThat(tracker.okHasTrailer()).isFalse();
+        byte[] withInfo = new Bytes().u8(0x00).lenenc(1).lenenc(0).u16(AUTOCOMMIT).u16(0).u8(2).u8('h').u8('i').get();
+        tracker = follow(false, Command.QUERY, list(withInfo));
+        assertThat(tracker.okInsertId()).isZero();
+        assertThat(tracker.okHasTrailer()).isTrue();
     }
 
     @ParameterizedTest(name = "deprecateEof={0}")

@@ -46,7 +46,6 @@ class SessionStateInfoTest {
     void anOkWithoutStateHasNone() {
         ByteBuf ok = Unpooled.wrappedBuffer(HexFormat.of().parseHex("00000002000000"));
         assertThat(SessionStateInfo.ofOk(ok)).isSameAs(SessionStateInfo.NONE);
-        assertThat(SessionStateInfo.hasTrailer(ok)).isFalse();
     }
 
     @Test
