@@ -63,11 +63,9 @@ final class CommandRouter {
     CompletableFuture<BackendConnection> backendFor(ClientSession session, EventLoop loop, Classification classification,
                                                     boolean needsLastInsertId, boolean readsDiagnostics) {
         BackendConnection held = session.backend();
-        RoutingDecision decision = classification == null ? null
-                : ReadWriteDecision.decide(classification, routingState(session), classification.hints());
         if (held != null && held.isOpen()) {
-            if (readsDiagnostics || !heldOnlyForNextStatement(session) || decision == null
-                    || isReplica(held) == (decision.target() == Target.REPLICA)) {
+            if (readsDiagnostics || !heldOnlyForNextStatement(session) || classification == null
+                    || isReplica(held) == (decide(session, classification).target() == Target.REPLICA)) {
                 return CompletableFuture.completedFuture(held);
             }
             // Kept in case the next statement asked for warnings; this one belongs elsewhere.
@@ -78,9 +76,10 @@ final class CommandRouter {
             session.backend(null);
             held.owner().discard(held);
         }
-        if (decision == null) {
+        if (classification == null) {
             return bind(session, loop, shard().primary(), needsLastInsertId);
         }
+        RoutingDecision decision = decide(session, classification);
         if (decision.target() != Target.REPLICA) {
             return bind(session, loop, shard().primary(), needsLastInsertId);
         }
@@ -113,9 +112,13 @@ final class CommandRouter {
         return bound.exceptionallyCompose(error -> {
             LOG.log(System.Logger.Level.WARNING, "connection " + session.connectionId() + ": replica "
                     + replica.server().address() + " could not take a read, the primary answers it: " + error);
-            context.metrics().replicaFallback();
+            context.metrics().readRetried();
             return bind(session, loop, shard().primary(), needsLastInsertId);
         });
+    }
+
+    private static RoutingDecision decide(ClientSession session, Classification classification) {
+        return ReadWriteDecision.decide(classification, routingState(session), classification.hints());
     }
 
     private static boolean heldOnlyForNextStatement(ClientSession session) {

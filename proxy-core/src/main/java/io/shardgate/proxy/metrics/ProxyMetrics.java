@@ -41,7 +41,7 @@ public final class ProxyMetrics {
         this.registry = requireNonNull(registry, "registry is null");
         connectionsOpened = Counter.builder("shardgate_client_connections_opened").register(registry);
         readsRetried = Counter.builder("shardgate_reads_retried")
-                .description("Autocommit reads sent again to the primary after their replica failed before answering")
+                .description("Replica reads answered by the primary because their replica could not take them or failed before answering")
                 .register(registry);
         connectionsRefused = Counter.builder("shardgate_client_connections_refused")
                 .description("Connections refused at max_client_connections").register(registry);
@@ -105,13 +105,11 @@ public final class ProxyMetrics {
         }
     }
 
-    /** An autocommit read whose replica failed before answering, sent again to the primary. */
+    /**
+     * A read chosen for a replica that went to the primary instead: the replica could not take it
+     * (unreachable, pool exhausted), or failed before any byte of its answer reached the client.
+     */
     public void readRetried() {
-        readsRetried.increment();
-    }
-
-    /** A read chosen for a replica that the replica could not take (unreachable, pool exhausted), answered by the primary. */
-    public void replicaFallback() {
         readsRetried.increment();
     }
 

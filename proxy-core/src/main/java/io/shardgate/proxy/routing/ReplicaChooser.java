@@ -25,43 +25,47 @@ public final class ReplicaChooser {
         }
         int count = shard.replicas().size();
         int start = Math.floorMod(turn.getAndIncrement(), count);
-        ReplicaBackend[] qualified = new ReplicaBackend[count];
-        int[] loads = new int[count];
-        int found = 0;
+        // First pass: the least load among qualifying replicas, and the wait candidate.
         int minLoad = Integer.MAX_VALUE;
         ReplicaBackend waitCandidate = null;
         long waitLag = Long.MAX_VALUE;
         for (int i = 0; i < count; i++) {
             ReplicaBackend replica = shard.replicas().get((start + i) % count);
             ReplicaLag lag = shard.lag(replica);
-            if (!lag.fitsLagBudget(budgetMs) || !shard.servesReads(replica)) {
-                continue;
-            }
-            if (mustHave.isEmpty() || lag.appliedPosition().hasReached(mustHave)) {
-                qualified[found] = replica;
-                loads[found] = replica.pool().inUse();
-                minLoad = Math.min(minLoad, loads[found]);
-                found++;
-            } else if (lag.state() == ReplicaState.HEALTHY && lag.lagMillis().getAsLong() < waitLag) {
+            if (qualifies(shard, replica, lag, budgetMs, mustHave)) {
+                minLoad = Math.min(minLoad, replica.pool().inUse());
+            } else if (withinBudget(shard, replica, lag, budgetMs) && lag.state() == ReplicaState.HEALTHY
+                    && lag.lagMillis().getAsLong() < waitLag) {
                 // Only a replica that is applying can catch up; the freshest gets the wait.
                 waitCandidate = replica;
                 waitLag = lag.lagMillis().getAsLong();
             }
         }
+        // Second pass, in turn: the first qualifying replica not clearly busier than the least busy.
         ReplicaBackend best = null;
-        for (int i = 0; i < found && best == null; i++) {
-            // In turn, skipping a replica with clearly more requests in flight than the least busy.
-            if (loads[i] <= minLoad + 1) {
-                best = qualified[i];
+        for (int i = 0; i < count && best == null && minLoad != Integer.MAX_VALUE; i++) {
+            ReplicaBackend replica = shard.replicas().get((start + i) % count);
+            if (qualifies(shard, replica, shard.lag(replica), budgetMs, mustHave) && replica.pool().inUse() <= minLoad + 1) {
+                best = replica;
             }
         }
         if (best != null) {
-            return new ReplicaChoice(Optional.of(best), Optional.empty(), "replica within " + budgetMs + " ms");
+            return new ReplicaChoice(Optional.of(best), Optional.empty(), "a replica within the budget");
         }
         if (waitCandidate != null) {
             return new ReplicaChoice(Optional.of(waitCandidate), Optional.of(mustHave),
-                    "replica within " + budgetMs + " ms, waiting for the session's last write");
+                    "a replica within the budget, after it applies the session's last write");
         }
-        return ReplicaChoice.primary("no replica within " + budgetMs + " ms");
+        return ReplicaChoice.primary("no replica within the budget");
+    }
+
+    private static boolean withinBudget(ShardBackends shard, ReplicaBackend replica, ReplicaLag lag, long budgetMs) {
+        return lag.fitsLagBudget(budgetMs) && shard.servesReads(replica);
+    }
+
+    /** Within budget, served by a healthy engine, and (for a causal read) has applied {@code mustHave}. */
+    private static boolean qualifies(ShardBackends shard, ReplicaBackend replica, ReplicaLag lag, long budgetMs,
+                                     MariaDbGtidPosition mustHave) {
+        return withinBudget(shard, replica, lag, budgetMs) && (mustHave.isEmpty() || lag.appliedPosition().hasReached(mustHave));
     }
 }
