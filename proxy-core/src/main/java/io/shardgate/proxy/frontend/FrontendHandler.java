@@ -352,9 +352,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                     }
                 }
                 MySqlPacket rewritten = QueryRewriter.rewrite(packet, sql, connectionId);
-                forward(rewritten, new Pending(command, classification, null, mentionsLastInsertId(sql), 0, null)
+                forward(rewritten, new Pending(command, classification, null, classification.effects().readsLastInsertId(), 0, null)
                         .withTemporaryTables(TemporaryTableNames.of(sql, classification.temporaryTable() != TemporaryTable.NONE))
-                        .withDiagnostics(readsDiagnostics(sql)));
+                        .withDiagnostics(classification.effects().readsDiagnostics()));
             }
             case CHANGE_USER -> changeUser(packet);
             case STMT_PREPARE -> prepare(packet);
@@ -440,26 +440,6 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                 StandardCharsets.UTF_8);
     }
 
-    private static final java.util.regex.Pattern DIAGNOSTICS = java.util.regex.Pattern.compile(
-            "\\s*(SHOW\\s+(COUNT\\s*\\(\\s*\\*\\s*\\)\\s+)?(WARNINGS|ERRORS)|GET\\s+(CURRENT\\s+|STACKED\\s+)?DIAGNOSTICS"
-                    + "|SELECT\\s+.*(FOUND_ROWS\\s*\\(|@@(SESSION\\.)?(WARNING_COUNT|ERROR_COUNT)))",
-            java.util.regex.Pattern.CASE_INSENSITIVE | java.util.regex.Pattern.DOTALL);
-
-    /**
-     * SHOW WARNINGS/ERRORS, GET DIAGNOSTICS, FOUND_ROWS(), @@warning_count: answers that live on the
-     * connection that ran the previous statement. Cheap for everything else.
-     */
-    private static boolean readsDiagnostics(String sql) {
-        if (sql.length() > 256 || !(SqlText.startsWithIgnoreCase(sql, "show") || SqlText.startsWithIgnoreCase(sql, "get")
-                || SqlText.containsIgnoreCase(sql, "found_rows") || SqlText.containsIgnoreCase(sql, "_count"))) {
-            return false;
-        }
-        return DIAGNOSTICS.matcher(sql).lookingAt();
-    }
-
-    private static boolean mentionsLastInsertId(String sql) {
-        return SqlText.containsIgnoreCase(sql, "last_insert_id");
-    }
 
     /**
      * What a forwarded command needs after its response: the statement's classification (COM_QUERY),
@@ -531,7 +511,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             session.longData().add(statement.id());
         }
         forward(packet, new Pending(command, statement.classification(), statement,
-                command != Command.STMT_FETCH && mentionsLastInsertId(statement.sql()), 0, null));
+                command != Command.STMT_FETCH && statement.classification().effects().readsLastInsertId(), 0, null));
     }
 
     private static String commandName(Command command) {
@@ -778,18 +758,21 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
         /** Reads an OK's session changes and insert id; strips the state for a client that did not ask for it. */
         private MySqlPacket noteOk(MySqlPacket packet) {
-            SessionStateInfo info = SessionStateInfo.ofOk(packet.payload());
-            if (info != SessionStateInfo.NONE) {
-                if (changes == null) {
-                    changes = new java.util.ArrayList<>(2);
+            // The tracker has read the OK's head already; the session state is parsed only when there is some.
+            if ((backend.okStatus() & ServerStatus.SESSION_STATE_CHANGED) != 0) {
+                SessionStateInfo info = SessionStateInfo.ofOk(packet.payload());
+                if (info != SessionStateInfo.NONE) {
+                    if (changes == null) {
+                        changes = new java.util.ArrayList<>(2);
+                    }
+                    changes.add(info);
                 }
-                changes.add(info);
             }
-            long id = OkPacket.lastInsertId(packet.payload());
+            long id = backend.okInsertId();
             if (id != 0) {
                 insertId = id;
             }
-            if (clientTracksSession || !SessionStateInfo.hasTrailer(packet.payload())) {
+            if (clientTracksSession || !backend.okHasTrailer()) {
                 return packet;
             }
             MySqlPacket stripped = new MySqlPacket(packet.sequenceId(),

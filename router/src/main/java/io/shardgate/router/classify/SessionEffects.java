@@ -17,11 +17,16 @@ import static java.util.Objects.requireNonNull;
  * @param unlocksTables UNLOCK TABLE[S]
  * @param sqlPreparedStatement PREPARE, EXECUTE, DEALLOCATE/DROP PREPARE: SQL-level statements live on the connection
  * @param calcFoundRows SQL_CALC_FOUND_ROWS: the next statement's FOUND_ROWS() must ask the same connection
+ * @param readsLastInsertId LAST_INSERT_ID() or @@last_insert_id: the connection must have the session's value
+ * @param readsDiagnostics SHOW WARNINGS/ERRORS, GET DIAGNOSTICS, FOUND_ROWS(), @@warning_count, @@error_count:
+ *        answers that live on the connection that ran the previous statement
  */
 public record SessionEffects(List<String> userVariables, boolean takesNamedLock, boolean releasesNamedLocks,
-                             boolean locksTables, boolean unlocksTables, boolean sqlPreparedStatement, boolean calcFoundRows) {
+                             boolean locksTables, boolean unlocksTables, boolean sqlPreparedStatement, boolean calcFoundRows,
+                             boolean readsLastInsertId, boolean readsDiagnostics) {
 
-    public static final SessionEffects NONE = new SessionEffects(List.of(), false, false, false, false, false, false);
+    public static final SessionEffects NONE = new SessionEffects(List.of(), false, false, false, false, false, false,
+            false, false);
 
     public SessionEffects {
         userVariables = List.copyOf(requireNonNull(userVariables, "userVariables is null"));
@@ -47,6 +52,7 @@ public record SessionEffects(List<String> userVariables, boolean takesNamedLock,
         }
         return new SessionEffects(names, takesNamedLock || other.takesNamedLock, releasesNamedLocks || other.releasesNamedLocks,
                 locksTables || other.locksTables, unlocksTables || other.unlocksTables,
-                sqlPreparedStatement || other.sqlPreparedStatement, calcFoundRows || other.calcFoundRows);
+                sqlPreparedStatement || other.sqlPreparedStatement, calcFoundRows || other.calcFoundRows,
+                readsLastInsertId || other.readsLastInsertId, readsDiagnostics || other.readsDiagnostics);
     }
 }

@@ -56,12 +56,15 @@ public final class StatementClassifier {
         boolean unlocksTables = first.equals("UNLOCK");
         boolean sqlPrepared = first.equals("PREPARE") || first.equals("EXECUTE") || first.equals("DEALLOCATE")
                 || (first.equals("DROP") && facts.isWord(1, "PREPARE"));
+        boolean diagnostics = facts.readsDiagnostics
+                || (first.equals("SHOW") && (facts.isWord(1, "WARNINGS") || facts.isWord(1, "ERRORS") || facts.isWord(1, "COUNT")))
+                || (first.equals("GET") && (facts.isWord(1, "DIAGNOSTICS") || facts.isWord(2, "DIAGNOSTICS")));
         if (!(assigns && !facts.userVariables.isEmpty()) && !facts.namedLock && !facts.namedLocksReleased
-                && !locksTables && !unlocksTables && !sqlPrepared && !facts.calcFoundRows) {
+                && !locksTables && !unlocksTables && !sqlPrepared && !facts.calcFoundRows && !facts.readsLastInsertId && !diagnostics) {
             return SessionEffects.NONE;
         }
         return new SessionEffects(assigns ? facts.userVariables : java.util.List.of(), facts.namedLock, facts.namedLocksReleased,
-                locksTables, unlocksTables, sqlPrepared, facts.calcFoundRows);
+                locksTables, unlocksTables, sqlPrepared, facts.calcFoundRows, facts.readsLastInsertId, diagnostics);
     }
 
     private record Part(StatementClass statementClass, TransactionKind kind, TemporaryTable temporary) {

@@ -40,6 +40,8 @@ final class StatementFacts {
     boolean namedLock;
     boolean namedLocksReleased;
     boolean calcFoundRows;
+    boolean readsLastInsertId;
+    boolean readsDiagnostics;
     /** User variables named anywhere in the statement, lower case and unquoted; empty (and shared) when none. */
     java.util.List<String> userVariables = java.util.List.of();
     Switch autocommit;
@@ -107,6 +109,10 @@ final class StatementFacts {
             else if (type == TokenType.VARIABLE) {
                 if (!startsWithIgnoreCase(start, end, "@@")) {
                     noticeUserVariable(start, end);
+                } else if (nameEndsWith(start, end, "WARNING_COUNT") || nameEndsWith(start, end, "ERROR_COUNT")) {
+                    readsDiagnostics = true;
+                } else if (nameEndsWith(start, end, "LAST_INSERT_ID")) {
+                    readsLastInsertId = true;
                 }
                 if (depth == 0 && startsAssignment(type1, start1, end1)
                         && (startsWithIgnoreCase(start, end, "@@GLOBAL.") || startsWithIgnoreCase(start, end, "@@PERSIST"))) {
@@ -121,6 +127,10 @@ final class StatementFacts {
                             namedLock = true;
                         } else if (lexer.regionEqualsIgnoreCase(start1, end1, "RELEASE_ALL_LOCKS")) {
                             namedLocksReleased = true;
+                        } else if (lexer.regionEqualsIgnoreCase(start1, end1, "LAST_INSERT_ID")) {
+                            readsLastInsertId = true;
+                        } else if (lexer.regionEqualsIgnoreCase(start1, end1, "FOUND_ROWS")) {
+                            readsDiagnostics = true;
                         }
                     }
                     if (isWith && depth == 0 && withMainStart < 0 && type1 == TokenType.OPERATOR && lexer.regionEqualsIgnoreCase(start1, end1, ")")) {
@@ -187,6 +197,8 @@ final class StatementFacts {
         namedLock = false;
         namedLocksReleased = false;
         calcFoundRows = false;
+        readsLastInsertId = false;
+        readsDiagnostics = false;
         userVariables = java.util.List.of();
         autocommit = Switch.UNSET;
         transactionReadOnly = Switch.UNSET;

@@ -47,4 +47,19 @@ class SessionEffectsTest {
         assertTrue(effects("DEALLOCATE PREPARE s").sqlPreparedStatement());
         assertTrue(effects("SELECT SQL_CALC_FOUND_ROWS * FROM t LIMIT 1").calcFoundRows());
     }
+
+    @Test
+    void readsOfPerConnectionAnswers() {
+        assertTrue(effects("SELECT LAST_INSERT_ID()").readsLastInsertId());
+        assertTrue(effects("SELECT @@session.last_insert_id").readsLastInsertId());
+        assertFalse(effects("SELECT 'last_insert_id()'").readsLastInsertId());
+        assertTrue(effects("SHOW WARNINGS").readsDiagnostics());
+        assertTrue(effects("show count(*) errors").readsDiagnostics());
+        assertTrue(effects("GET DIAGNOSTICS @n = NUMBER").readsDiagnostics());
+        assertTrue(effects("GET CURRENT DIAGNOSTICS CONDITION 1 @m = MESSAGE_TEXT").readsDiagnostics());
+        assertTrue(effects("SELECT FOUND_ROWS()").readsDiagnostics());
+        assertTrue(effects("SELECT @@warning_count, @@session.error_count").readsDiagnostics());
+        assertFalse(effects("SHOW TABLES").readsDiagnostics());
+        assertFalse(effects("SELECT 'SHOW WARNINGS'").readsDiagnostics());
+    }
 }
