@@ -149,7 +149,7 @@ class LauncherIT {
             Path config = Files.createTempFile("checksum", ".yaml");
             try {
                 Files.writeString(config, yaml);
-                Result same = runWithJar(List.of("checksum", "--config", config.toString(), "ck.t"));
+                Result same = run(List.of("checksum", "--config", config.toString(), "ck.t"));
                 assertThat(same.status).as(same.output).isZero();
                 List<String> lines = same.output.lines().filter(line -> line.startsWith("s0") || line.startsWith("s1")).toList();
                 assertThat(lines).hasSize(2);
@@ -158,7 +158,7 @@ class LauncherIT {
                         .isEqualTo(lines.get(1).substring(2));
 
                 topology.shard("s1").primary().execute("UPDATE ck.t SET v = 'changed' WHERE id = 123");
-                Result changed = runWithJar(List.of("checksum", "--config", config.toString(), "ck.t"));
+                Result changed = run(List.of("checksum", "--config", config.toString(), "ck.t"));
                 List<String> after = changed.output.lines().filter(line -> line.startsWith("s0") || line.startsWith("s1")).toList();
                 assertThat(after).hasSize(2);
                 assertThat(after.get(0).substring(2)).as("one changed row changes the checksum").isNotEqualTo(after.get(1).substring(2));
@@ -168,26 +168,17 @@ class LauncherIT {
         }
     }
 
-    private static Result runWithJar(List<String> args) throws Exception {
+    private record Result(int status, String output) {
+    }
+
+    /** The launcher with these arguments, using the jar the reactor built. */
+    private static Result run(List<String> args) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(HOME.resolve("shardgate").toString());
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().put("SHARDGATE_JAR", JAR.toString());
         Process process = builder.start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        return new Result(process.exitValue(), output);
-    }
-
-    private record Result(int status, String output) {
-    }
-
-    private static Result run(List<String> args) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(HOME.resolve("shardgate").toString());
-        command.addAll(args);
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
         return new Result(process.exitValue(), output);

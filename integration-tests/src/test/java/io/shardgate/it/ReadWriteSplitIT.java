@@ -335,7 +335,7 @@ class ReadWriteSplitIT {
 
     @Test
     @Order(4)
-    void aZeroBudgetReadGoesToTheprimaryOrACaughtUpReplica() throws Exception {
+    void aZeroBudgetReadGoesToThePrimaryOrACaughtUpReplica() throws Exception {
         awaitCaughtUp();
         try (Connection c = proxy.mariadb("rw", "")) {
             // With no writes in flight both replicas have applied everything: lag exactly 0 qualifies.
