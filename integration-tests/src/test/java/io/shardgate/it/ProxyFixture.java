@@ -11,11 +11,13 @@ import io.shardgate.storage.Engine;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A Shardgate proxy running in this JVM in front of a topology, on free ports. Client user
- * {@code app}/{@code app}; extra YAML (limits, users) can be appended.
+ * A Shardgate proxy running in this JVM in front of a topology (or some of its shards), on free
+ * ports. Client user {@code app}/{@code app}; extra top-level YAML (limits, users, schemas,
+ * transactions) can be appended, and keys such as {@code key_range} added to each shard.
  */
 final class ProxyFixture implements AutoCloseable {
     static final String USER = "app";
@@ -43,7 +45,7 @@ final class ProxyFixture implements AutoCloseable {
             if (setupSql.length > 0) {
                 topology.shard("s0").primary().execute(setupSql);
             }
-            return new ProxyFixture(startProxy(topology, extraYaml), topology);
+            return new ProxyFixture(startProxy(topology, allShards(topology), extraYaml), topology);
         } catch (RuntimeException e) {
             topology.close();
             throw e;
@@ -54,18 +56,40 @@ final class ProxyFixture implements AutoCloseable {
         return ownTopology;
     }
 
+    /** A proxy in front of every shard of {@code topology}, in the topology's order. */
     static ProxyFixture start(Topology topology, String extraYaml) {
-        return new ProxyFixture(startProxy(topology, extraYaml), null);
+        return start(topology, allShards(topology), extraYaml);
     }
 
-    private static ShardgateProxy startProxy(Topology topology, String extraYaml) {
+    /**
+     * A proxy in front of only the shards {@code shardKeys} names, in its iteration order (use a
+     * {@link LinkedHashMap}): the other shards of {@code topology} stay out of the config, for
+     * example a standalone server used as a test oracle. Each shard's map adds keys to its config
+     * entry, such as {@code key_range}; values are written as quoted YAML strings. {@code extraYaml}
+     * is appended at the top level ({@code schemas:}, {@code limits:}, ...).
+     */
+    static ProxyFixture start(Topology topology, Map<String, Map<String, String>> shardKeys, String extraYaml) {
+        return new ProxyFixture(startProxy(topology, shardKeys, extraYaml), null);
+    }
+
+    private static Map<String, Map<String, String>> allShards(Topology topology) {
+        Map<String, Map<String, String>> shards = new LinkedHashMap<>();
+        topology.shards().forEach(shard -> shards.put(shard.name(), Map.of()));
+        return shards;
+    }
+
+    private static ShardgateProxy startProxy(Topology topology, Map<String, Map<String, String>> shardKeys, String extraYaml) {
+        if (shardKeys.isEmpty()) {
+            throw new IllegalArgumentException("shardKeys: name at least one shard of the topology");
+        }
         StringBuilder yaml = new StringBuilder()
                 .append("listen: { host: 127.0.0.1, port: 0 }\n")
                 .append("admin: { host: 127.0.0.1, port: 0, token: ").append(ADMIN_TOKEN).append(" }\n")
                 .append("backend_user: { name: ").append(topology.accounts().user())
                 .append(", password: \"").append(topology.accounts().password()).append("\" }\n")
                 .append("shards:\n");
-        for (Shard shard : topology.shards()) {
+        for (Map.Entry<String, Map<String, String>> entry : shardKeys.entrySet()) {
+            Shard shard = topology.shard(entry.getKey());
             yaml.append("  - name: ").append(shard.name()).append('\n')
                     .append("    engine: ").append(shard.engine().configName()).append('\n')
                     .append("    primary: ").append(shard.primary().address()).append('\n');
@@ -73,6 +97,7 @@ final class ProxyFixture implements AutoCloseable {
                 yaml.append("    replicas: [").append(String.join(", ", shard.replicas().stream().map(Node::address).toList()))
                         .append("]\n");
             }
+            entry.getValue().forEach((key, value) -> yaml.append("    ").append(key).append(": ").append(quoted(value)).append('\n'));
         }
         if (!extraYaml.contains("users:")) {
             yaml.append("users:\n  - { name: ").append(USER).append(", password: ").append(PASSWORD).append(" }\n");
@@ -84,6 +109,20 @@ final class ProxyFixture implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /** {@code value} as a double-quoted YAML scalar. */
+    private static String quoted(String value) {
+        StringBuilder out = new StringBuilder("\"");
+        for (char c : value.toCharArray()) {
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                default -> out.append(c);
+            }
+        }
+        return out.append('"').toString();
     }
 
     int port() {

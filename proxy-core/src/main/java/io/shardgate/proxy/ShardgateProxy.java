@@ -38,6 +38,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import io.shardgate.proxy.sharding.ShardingRuntime;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -50,18 +51,20 @@ public final class ShardgateProxy implements AutoCloseable {
     private final Transport transport;
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
-    private final ShardBackends backends;
+    private final List<ShardBackends> backends;
+    private final Optional<ShardingRuntime> sharding;
     private BackendReport report;
     private final FrontendServer frontend;
     private final AdminServer admin;
     private final AtomicBoolean serving = new AtomicBoolean();
 
-    private ShardgateProxy(Transport transport, EventLoopGroup boss, EventLoopGroup workers, ShardBackends backends,
-                           FrontendServer frontend, AdminServer admin) {
+    private ShardgateProxy(Transport transport, EventLoopGroup boss, EventLoopGroup workers, List<ShardBackends> backends,
+                           Optional<ShardingRuntime> sharding, FrontendServer frontend, AdminServer admin) {
         this.transport = transport;
         this.boss = boss;
         this.workers = workers;
         this.backends = backends;
+        this.sharding = sharding;
         this.frontend = frontend;
         this.admin = admin;
     }
@@ -78,24 +81,31 @@ public final class ShardgateProxy implements AutoCloseable {
             BackendConnector connector = new BackendConnector(transport, config.backendUser().name(),
                     config.backendUser().password(), config.limits().backendConnectTimeout(), config.allowLocalInfile(),
                     config.limits().backendStatementCache());
-            ShardConfig first = config.shards().get(0);
-            EngineHealth health = EngineHealth.start(config, first);
+            // Without a sharding schema every table lives on the first shard, as before.
+            List<ShardConfig> served = config.sharding().isPresent() ? config.shards() : List.of(config.shards().get(0));
+            EngineHealth health = EngineHealth.start(config, served);
             health.registerMetrics(registry);
-            ShardBackends backends = backends(config, first, connector, health);
-            metrics.registerPool(backends.primary());
-            backends.replicas().forEach(replica -> metrics.registerReplica(backends, replica));
-            BackendReport report = new BackendReport(List.of(backends));
+            List<ShardBackends> all = new ArrayList<>();
+            for (ShardConfig shard : served) {
+                ShardBackends shardBackends = backends(config, shard, connector, health);
+                all.add(shardBackends);
+                metrics.registerPool(shardBackends.primary());
+                shardBackends.replicas().forEach(replica -> metrics.registerReplica(shardBackends, replica));
+            }
+            ShardBackends backends = all.get(0);
+            BackendReport report = new BackendReport(all);
+            Optional<ShardingRuntime> sharding = config.sharding().map(schema -> ShardingRuntime.start(config, schema, all));
             Map<String, UserConfig> users = new LinkedHashMap<>();
             config.users().forEach(user -> users.put(user.name(), user));
             SecureRandom random = new SecureRandom();
             FrontendContext context = new FrontendContext(config, users, backends, report, Optional.of(tls(config, random)),
-                    RsaKeyPair.generate(random), connections, metrics, new ErrorTranslator(), random);
+                    RsaKeyPair.generate(random), connections, metrics, new ErrorTranslator(), random, sharding.map(ShardingRuntime::deployment));
             FrontendServer frontend = FrontendServer.start(transport, boss, workers, config.listen(), context);
             ShardgateProxy[] holder = new ShardgateProxy[1];
             AdminServer admin = AdminServer.start(transport, boss, config.admin().listen(), config.admin().token(),
                     registry, () -> holder[0] != null && holder[0].serving.get(),
                     Map.of("/api/v1/replicas", report::replicasJson, "/shards", health::shardsJson));
-            ShardgateProxy proxy = new ShardgateProxy(transport, boss, workers, backends, frontend, admin);
+            ShardgateProxy proxy = new ShardgateProxy(transport, boss, workers, all, sharding, frontend, admin);
             proxy.report = report;
             holder[0] = proxy;
             proxy.serving.set(true);
@@ -166,7 +176,10 @@ public final class ShardgateProxy implements AutoCloseable {
         serving.set(false);
         frontend.close();
         admin.close();
-        backends.close();
+        sharding.ifPresent(ShardingRuntime::close);
+        for (ShardBackends shard : backends) {
+            shard.close();
+        }
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
     }

@@ -45,7 +45,7 @@ public final class ConfigLoader {
             throw new ConfigException("config: the file is empty");
         }
         root.requireObject(Set.of("listen", "admin", "server_version", "users", "backend_user", "shards", "limits",
-                "tls", "allow_local_infile", "routing", "schemas"));
+                "tls", "allow_local_infile", "routing", "schemas", "transactions"));
         // Sections are read in file-documentation order, so the first error reported is the first one a reader meets.
         HostPort listen = listen(root.get("listen"), 3307);
         ShardgateConfig.AdminConfig admin = admin(root.get("admin"));
@@ -58,7 +58,8 @@ public final class ConfigLoader {
                 tls(root.get("tls")),
                 root.get("allow_local_infile").booleanValue(false),
                 routing(root.get("routing")),
-                ShardingConfigParser.parse(root.get("schemas"), root.get("shards"), shards));
+                ShardingConfigParser.parse(root.get("schemas"), root.get("shards"), shards),
+                transactions(root.get("transactions"), shards));
     }
 
     private static RoutingConfig routing(ConfigNode node) {
@@ -70,6 +71,17 @@ public final class ConfigLoader {
                 choice(node.get("causal_reads"), RoutingConfig.CausalReads.class, d.causalReads()),
                 Duration.ofMillis(node.get("causal_wait_ms").longValue(d.causalWait().toMillis(), 0, 60_000)),
                 Duration.ofMillis(node.get("lag_poll_interval_ms").longValue(d.lagPollInterval().toMillis(), 10, 10_000)));
+    }
+
+    private static TransactionsConfig transactions(ConfigNode node, List<ShardConfig> shards) {
+        node.requireObject(Set.of("cross_shard", "decision_shard"));
+        TransactionsConfig.CrossShard crossShard = choice(node.get("cross_shard"), TransactionsConfig.CrossShard.class,
+                TransactionsConfig.CrossShard.XA);
+        String decisionShard = node.get("decision_shard").optionalString().orElse(shards.get(0).name());
+        if (shards.stream().noneMatch(shard -> shard.name().equals(decisionShard))) {
+            throw node.get("decision_shard").error("'" + decisionShard + "' is not a configured shard");
+        }
+        return new TransactionsConfig(crossShard, decisionShard);
     }
 
     private static <E extends Enum<E>> E choice(ConfigNode node, Class<E> type, E fallback) {
@@ -89,7 +101,7 @@ public final class ConfigLoader {
     private static LimitsConfig limits(ConfigNode node) {
         node.requireObject(Set.of("max_client_connections", "max_backend_connections", "backend_acquire_timeout_ms",
                 "backend_connect_timeout_ms", "handshake_timeout_ms", "idle_timeout_s", "max_allowed_packet",
-                "max_prepared_statements", "backend_statement_cache"));
+                "max_prepared_statements", "backend_statement_cache", "max_buffered_rows", "sequence_block"));
         LimitsConfig d = LimitsConfig.DEFAULTS;
         return new LimitsConfig(
                 node.get("max_client_connections").intValue(d.maxClientConnections(), 1, 1_000_000),
@@ -100,7 +112,9 @@ public final class ConfigLoader {
                 Duration.ofSeconds(node.get("idle_timeout_s").longValue(d.idleTimeout().toSeconds(), 1, 31_536_000)),
                 node.get("max_allowed_packet").longValue(d.maxAllowedPacket(), 1024, 1L << 30),
                 node.get("max_prepared_statements").intValue(d.maxPreparedStatements(), 1, 1_048_576),
-                node.get("backend_statement_cache").intValue(d.backendStatementCache(), 1, 65_536));
+                node.get("backend_statement_cache").intValue(d.backendStatementCache(), 1, 65_536),
+                node.get("max_buffered_rows").longValue(d.maxBufferedRows(), 1, 1_000_000_000L),
+                node.get("sequence_block").intValue(d.sequenceBlock(), 1, 1_000_000));
     }
 
     private static TlsConfig tls(ConfigNode node) {

@@ -14,10 +14,13 @@ import java.time.Duration;
  * @param maxAllowedPacket       the largest client packet, in bytes (ERR 1153 beyond)
  * @param maxPreparedStatements  prepared statements one client session may hold (ERR 1461 beyond)
  * @param backendStatementCache  statements kept prepared per backend connection, least recently used evicted
+ * @param maxBufferedRows        rows a merge operator that must buffer (sorting, grouping without order) may hold
+ * @param sequenceBlock          ids a proxy takes from a global sequence at once
  */
 public record LimitsConfig(int maxClientConnections, int maxBackendConnections, Duration backendAcquireTimeout,
                            Duration backendConnectTimeout, Duration handshakeTimeout, Duration idleTimeout,
-                           long maxAllowedPacket, int maxPreparedStatements, int backendStatementCache) {
+                           long maxAllowedPacket, int maxPreparedStatements, int backendStatementCache,
+                           long maxBufferedRows, int sequenceBlock) {
     public static final LimitsConfig DEFAULTS = new LimitsConfig(2000, 200, Duration.ofSeconds(5),
-            Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofHours(8), 64L * 1024 * 1024, 16382, 256);
+            Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofHours(8), 64L * 1024 * 1024, 16382, 256, 100_000, 1000);
 }

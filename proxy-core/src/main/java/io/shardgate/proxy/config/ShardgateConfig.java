@@ -18,11 +18,13 @@ import static java.util.Objects.requireNonNull;
  * @param allowLocalInfile whether LOAD DATA LOCAL INFILE is offered to clients
  * @param routing       read/write split settings
  * @param sharding      the sharding schema (schemas, tables, vindexes, key ranges); empty: no sharding
+ * @param transactions  how a transaction writing to several shards commits
  */
 public record ShardgateConfig(HostPort listen, AdminConfig admin, String serverVersion, List<UserConfig> users,
                               BackendUser backendUser, List<ShardConfig> shards, LimitsConfig limits, TlsConfig tls,
                               boolean allowLocalInfile, RoutingConfig routing,
-                              java.util.Optional<io.shardgate.router.schema.ShardingSchema> sharding) {
+                              java.util.Optional<io.shardgate.router.schema.ShardingSchema> sharding,
+                              TransactionsConfig transactions) {
     public ShardgateConfig {
         requireNonNull(listen, "listen is null");
         requireNonNull(admin, "admin is null");
@@ -34,6 +36,7 @@ public record ShardgateConfig(HostPort listen, AdminConfig admin, String serverV
         requireNonNull(tls, "tls is null");
         requireNonNull(routing, "routing is null");
         requireNonNull(sharding, "sharding is null");
+        requireNonNull(transactions, "transactions is null");
     }
 
     public record AdminConfig(HostPort listen, String token) {

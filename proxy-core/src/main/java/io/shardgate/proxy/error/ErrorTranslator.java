@@ -23,6 +23,9 @@ public final class ErrorTranslator {
             };
             return new Translation(e.packet(), close);
         }
+        if (cause instanceof io.shardgate.router.error.PlanningException e) {
+            return new Translation(new ErrPacket(e.errno(), e.sqlState(), e.getMessage()), false);
+        }
         if (cause instanceof BackendErrorException e) {
             return new Translation(e.packet(), false);
         }

@@ -22,7 +22,6 @@ import io.shardgate.router.classify.RoutingDecision;
 import io.shardgate.router.classify.SessionRoutingState;
 import io.shardgate.router.classify.Target;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -98,7 +97,7 @@ final class CommandRouter {
         CompletableFuture<BackendConnection> bound = bind(session, loop, replica.pool(), needsLastInsertId);
         if (choice.waitFor().isPresent()) {
             long waitMs = Math.min(budget, routing.causalWait().toMillis());
-            bound = bound.thenCompose(connection -> caughtUp(connection, choice.waitFor().get(), waitMs).thenCompose(ok -> {
+            bound = bound.thenCompose(connection -> io.shardgate.proxy.routing.ReplicaCatchUp.caughtUp(connection, choice.waitFor().get(), waitMs).thenCompose(ok -> {
                 if (ok) {
                     return CompletableFuture.completedFuture(connection);
                 }
@@ -128,13 +127,6 @@ final class CommandRouter {
 
     private static boolean isReplica(BackendConnection connection) {
         return "replica".equals(connection.target().role());
-    }
-
-    /** MASTER_GTID_WAIT on the replica: true when it applied {@code position} within {@code waitMs}. */
-    private static CompletableFuture<Boolean> caughtUp(BackendConnection connection, MariaDbGtidPosition position, long waitMs) {
-        String sql = "SELECT MASTER_GTID_WAIT('" + position + "', " + (waitMs / 1000.0) + ")";
-        return connection.query(sql).handle((result, error) -> error == null && result.rows().size() == 1
-                && result.rows().get(0).get(0) != null && new String(result.rows().get(0).get(0), StandardCharsets.US_ASCII).equals("0"));
     }
 
     /** What the read/write decision needs to know about the session. */

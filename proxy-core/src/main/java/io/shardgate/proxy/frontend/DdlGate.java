@@ -6,7 +6,12 @@ import io.shardgate.storage.ddl.DdlRefusal;
 import io.shardgate.storage.ddl.DdlValidator;
 import io.shardgate.storage.ddl.DdlVerdict;
 
-import java.util.function.Supplier;
+import io.shardgate.storage.ddl.DdlFanOut;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -17,8 +22,10 @@ import java.util.regex.Pattern;
  * refused unless the session set {@code shardgate_allow_blocking_ddl}. The refusals and their codes
  * are the storage adapters' ({@link DdlRefusal}, listed in docs/errors.md).
  *
- * <p>With one shard, a statement the validator cannot parse goes through as it is: "all shards
- * or none" holds trivially.
+ * <p>With several shards (a sharded deployment), the statement is checked against every shard's
+ * engine and either each shard gets its own statement (InnoDB and MyRocks may need different
+ * ALGORITHM/LOCK) or none gets anything. A statement the validator cannot parse goes through as it
+ * is, to be refused or run by the servers themselves.
  */
 final class DdlGate {
     private static final Pattern DDL = Pattern.compile(
@@ -26,16 +33,23 @@ final class DdlGate {
                     + "|ALTER\\s+(ONLINE\\s+)?(IGNORE\\s+)?TABLE|DROP\\s+INDEX)\\s",
             Pattern.CASE_INSENSITIVE);
 
-    /** What to send, or the error to answer instead. */
-    record Outcome(String sql, ErrPacket refusal) {
+    /**
+     * What to send, or the error to answer instead.
+     *
+     * @param sql      the statement for the first shard (for one shard: the statement)
+     * @param refusal  the error to answer instead, or null
+     * @param perShard each shard's statement, rewritten for its engine (empty when refused)
+     */
+    record Outcome(String sql, ErrPacket refusal, Map<String, String> perShard) {
     }
 
     private final DdlValidator validator = new DdlValidator();
-    private final String shard;
-    private final Supplier<EngineCapabilities> capabilities;
+    private final List<String> shards;
+    private final Function<String, EngineCapabilities> capabilities;
 
-    DdlGate(String shard, Supplier<EngineCapabilities> capabilities) {
-        this.shard = shard;
+    /** A gate for DDL that goes to every one of {@code shards}: it runs on all of them or on none. */
+    DdlGate(List<String> shards, Function<String, EngineCapabilities> capabilities) {
+        this.shards = List.copyOf(shards);
         this.capabilities = capabilities;
     }
 
@@ -45,18 +59,22 @@ final class DdlGate {
                 || SqlText.startsWithIgnoreCase(sql, "drop")) || !DDL.matcher(sql).lookingAt()) {
             return null;
         }
-        EngineCapabilities engine = capabilities.get();
-        if (engine == null) {
-            return null;
+        Map<String, EngineCapabilities> engines = new LinkedHashMap<>();
+        for (String shard : shards) {
+            EngineCapabilities engine = capabilities.apply(shard);
+            if (engine == null) {
+                return null;
+            }
+            engines.put(shard, engine);
         }
-        DdlVerdict verdict = validator.validate(sql, engine, shard, allowBlockingDdl);
-        if (verdict instanceof DdlVerdict.Accepted accepted) {
-            return new Outcome(accepted.sql(), null);
+        DdlFanOut fanOut = validator.validateAll(sql, engines, allowBlockingDdl);
+        if (!fanOut.isRefused()) {
+            return new Outcome(fanOut.statements().get(shards.get(0)), null, fanOut.statements());
         }
-        DdlVerdict.Refused refused = (DdlVerdict.Refused) verdict;
+        DdlVerdict.Refused refused = fanOut.firstRefusal();
         if (refused.code() == DdlRefusal.DDL_NOT_UNDERSTOOD) {
-            return new Outcome(sql, null);
+            return new Outcome(sql, null, Map.of());
         }
-        return new Outcome(null, new ErrPacket(refused.errno(), refused.sqlState(), refused.message()));
+        return new Outcome(null, new ErrPacket(refused.errno(), refused.sqlState(), refused.message()), Map.of());
     }
 }

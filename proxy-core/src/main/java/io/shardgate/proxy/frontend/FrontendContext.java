@@ -21,7 +21,8 @@ import static java.util.Objects.requireNonNull;
  */
 public record FrontendContext(ShardgateConfig config, Map<String, UserConfig> users, ShardBackends backends, BackendReport report,
                        Optional<SslContext> tls, RsaKeyPair rsa, ConnectionRegistry registry, ProxyMetrics metrics,
-                       ErrorTranslator errors, SecureRandom random) {
+                       ErrorTranslator errors, SecureRandom random,
+                       Optional<io.shardgate.proxy.sharding.ShardedDeployment> sharding) {
     public FrontendContext {
         requireNonNull(config, "config is null");
         users = Map.copyOf(requireNonNull(users, "users is null"));
@@ -33,5 +34,6 @@ public record FrontendContext(ShardgateConfig config, Map<String, UserConfig> us
         requireNonNull(metrics, "metrics is null");
         requireNonNull(errors, "errors is null");
         requireNonNull(random, "random is null");
+        requireNonNull(sharding, "sharding is null");
     }
 }

@@ -84,12 +84,16 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private ScheduledFuture<?> handshakeTimeout;
     private boolean busy;
     private boolean responseStarted;
+    /** The session's sharded commands, in a sharded deployment; null otherwise. */
+    private ShardedCommands sharded;
 
     FrontendHandler(FrontendContext context) {
         this.context = context;
         this.router = new CommandRouter(context);
-        this.ddlGate = new DdlGate(context.backends().shard(),
-                () -> context.backends().health().map(health -> health.primaryCapabilities()).orElse(null));
+        List<String> ddlShards = context.sharding().map(deployment -> deployment.schema().shardNames())
+                .orElse(List.of(context.backends().shard()));
+        this.ddlGate = new DdlGate(ddlShards,
+                shard -> context.backends().health().map(health -> health.primaryCapabilities(shard)).orElse(null));
     }
 
     @Override
@@ -276,6 +280,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     private void authenticated(int sequence) {
         state = State.COMMAND;
+        sharded = context.sharding().map(deployment -> new ShardedCommands(context, deployment, session)).orElse(null);
         busy = false;
         ctx.writeAndFlush(new MySqlPacket(sequence, OkPacket.of(0, 0, ServerStatus.AUTOCOMMIT, 0)
                 .encode(ctx.alloc(), session.capabilities())));
@@ -337,8 +342,12 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                     writeOk(1);
                     return;
                 }
+                java.util.Map<String, String> ddlStatements = java.util.Map.of();
                 if (classification.statementClass() == StatementClass.WRITE) {
                     DdlGate.Outcome ddl = ddlGate.check(sql, session.allowBlockingDdl());
+                    if (ddl != null) {
+                        ddlStatements = ddl.perShard();
+                    }
                     if (ddl != null && ddl.refusal() != null) {
                         packet.release();
                         writeError(1, ddl.refusal());
@@ -350,6 +359,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                         packet = new MySqlPacket(0, Unpooled.buffer(1 + sql.length() * 3).writeByte(Command.QUERY.code())
                                 .writeBytes(sql.getBytes(StandardCharsets.UTF_8)));
                     }
+                }
+                if (sharded != null && shardedQuery(packet, sql, classification, ddlStatements)) {
+                    return;
                 }
                 MySqlPacket rewritten = QueryRewriter.rewrite(packet, sql, connectionId);
                 forward(rewritten, new Pending(command, classification, null, classification.effects().readsLastInsertId(), 0, null)
@@ -363,6 +375,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             case STMT_CLOSE -> statementClose(packet);
             case RESET_CONNECTION -> {
                 packet.release();
+                if (sharded != null) {
+                    sharded.close();
+                    sharded = context.sharding().map(deployment -> new ShardedCommands(context, deployment, session)).orElse(null);
+                }
                 router.endSession(session, true);
                 session.reset();
                 writeOk(1);
@@ -378,6 +394,73 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                 writeError(1, ErrorCode.UNKNOWN_COMMAND.packet());
             }
         }
+    }
+
+    /**
+     * A statement in a sharded deployment: planned and run across shards, or a transaction
+     * statement for the session's shard branches. False when it runs the usual way instead (session
+     * statements, on the first shard).
+     */
+    private boolean shardedQuery(MySqlPacket packet, String sql, Classification classification, java.util.Map<String, String> perShard) {
+        if (classification.statementClass() == StatementClass.TRANSACTION) {
+            ShardedCommands.TransactionAction action = ShardedCommands.transactionAction(classification, sharded.sharded().inTransaction());
+            if (action == ShardedCommands.TransactionAction.FORWARD) {
+                return false;
+            }
+            if (action == ShardedCommands.TransactionAction.COMMIT_THEN_FORWARD) {
+                // SET autocommit=1 commits the open transaction, then the setting itself runs as usual.
+                busy = true;
+                sharded.transaction(action).whenComplete((ok, error) -> onLoop(() -> {
+                    if (error != null) {
+                        packet.release();
+                        finishSharded(null, error);
+                        return;
+                    }
+                    session.status(sharded.sharded().status(ShardedCommands.autocommit(session)));
+                    forward(QueryRewriter.rewrite(packet, sql, connectionId), new Pending(Command.QUERY, classification, null, false, 0, null));
+                }));
+                return true;
+            }
+            packet.release();
+            runSharded(sharded.transaction(action));
+            return true;
+        }
+        if (!ShardedCommands.planned(classification)) {
+            return false;
+        }
+        packet.release();
+        runSharded(sharded.query(session, QueryRewriter.rewrite(sql, connectionId), classification, perShard));
+        return true;
+    }
+
+    /** Runs a sharded command: the worker writes its response; this writes an OK or ERR when it did not. */
+    private void runSharded(CompletableFuture<?> work) {
+        busy = true;
+        work.whenComplete((result, error) -> onLoop(() -> finishSharded(result, error)));
+    }
+
+    private void finishSharded(Object result, Throwable error) {
+        if (session == null) {
+            commandDone();
+            return;
+        }
+        session.status(sharded.sharded().status(ShardedCommands.autocommit(session)));
+        if (error != null) {
+            ErrorTranslator.Translation translation = context.errors().translate(error);
+            if (translation.closeConnection()) {
+                LOG.log(System.Logger.Level.ERROR, "connection " + connectionId + ": sharded statement failed", error);
+                sendErrorAndClose(sharded.out().nextSequence(), translation.packet());
+                return;
+            }
+            writeError(sharded.out().nextSequence(), translation.packet());
+        } else if (result instanceof io.shardgate.proxy.sharding.StatementOutcome outcome) {
+            if (outcome.lastInsertId() != 0) {
+                session.lastInsertId(outcome.lastInsertId());
+            }
+        } else {
+            writeOk(1);
+        }
+        afterCommand();
     }
 
     private static final java.util.regex.Pattern SET_TRANSACTION = java.util.regex.Pattern.compile(
@@ -483,6 +566,18 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         String sql = text(packet);
+        if (sharded != null) {
+            Classification classification = classifier.classify(sql);
+            if (ShardedCommands.planned(classification)) {
+                try {
+                    sharded.sharded().check(sql, session.schema());
+                } catch (RuntimeException e) {
+                    packet.release();
+                    writeError(1, context.errors().translate(e).packet());
+                    return;
+                }
+            }
+        }
         int id = session.statements().reserveId();
         forward(packet, new Pending(Command.STMT_PREPARE, classifier.classify(sql), null, false, id, sql));
     }
@@ -502,6 +597,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         ClientStatement statement = found.get();
+        if (sharded != null && ShardedCommands.planned(statement.classification())) {
+            shardedStatementCommand(packet, command, statement);
+            return;
+        }
         if (command == Command.STMT_FETCH && !session.cursors().contains(statement.id())) {
             packet.release();
             writeError(1, ErrorCode.NO_OPEN_CURSOR.packet(statement.id()));
@@ -512,6 +611,19 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         }
         forward(packet, new Pending(command, statement.classification(), statement,
                 command != Command.STMT_FETCH && statement.classification().effects().readsLastInsertId(), 0, null));
+    }
+
+    private void shardedStatementCommand(MySqlPacket packet, Command command, ClientStatement statement) {
+        try {
+            switch (command) {
+                case STMT_SEND_LONG_DATA -> sharded.longData(statement.id(), packet.payload());
+                case STMT_EXECUTE -> runSharded(sharded.execute(session, statement, packet.payload()));
+                case STMT_FETCH -> writeError(1, ErrorCode.NO_OPEN_CURSOR.packet(statement.id()));
+                default -> writeError(1, ErrorCode.UNSUPPORTED.packet(commandName(command) + " in a sharded deployment"));
+            }
+        } finally {
+            packet.release();
+        }
     }
 
     private static String commandName(Command command) {
@@ -533,6 +645,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         ClientStatement statement = found.get();
+        if (sharded != null) {
+            sharded.forget(statement.id());
+        }
         if (session.backend() != null && (session.cursors().contains(statement.id()) || session.longData().contains(statement.id()))) {
             forward(packet, new Pending(Command.STMT_RESET, statement.classification(), statement, false, 0, null));
             return;
@@ -548,6 +663,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         Optional<ClientStatement> removed = session.statements().remove(id);
         if (removed.isEmpty()) {
             return;
+        }
+        if (sharded != null) {
+            sharded.forget(removed.get().id());
         }
         int statementId = removed.get().id();
         BackendConnection backend = session.backend();
@@ -582,6 +700,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         }
         context.registry().unregister(session);
         router.endSession(session, true);
+        if (sharded != null) {
+            sharded.close();
+            sharded = null;
+        }
         changingUser = true;
         busy = true;
         response = new HandshakeResponse41(session.capabilities(), response.maxPacketSize(),
@@ -772,6 +894,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             if (id != 0) {
                 insertId = id;
             }
+            if (sharded != null && sharded.sharded().inTransaction()) {
+                // The first shard ran this outside the session's sharded transaction; the client must still see it open.
+                OkPacket.addStatus(packet.payload(), ServerStatus.IN_TRANS);
+            }
             if (clientTracksSession || !backend.okHasTrailer()) {
                 return packet;
             }
@@ -803,7 +929,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                     context.backends().observeCommit(session.causalPosition(), sentAtNanos);
                 }
                 if (!pending.command().hasNoResponse()) {
-                    session.status(status);
+                    session.status(sharded == null ? status : sharded.sharded().status(ShardedCommands.autocommit(session)));
                 }
                 statementBookkeeping(status, error);
                 if (!pending.command().hasNoResponse()) {
@@ -932,6 +1058,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         if (backend != null && ctx.channel().isWritable()) {
             backend.autoRead(true);
         }
+        if (sharded != null) {
+            sharded.out().writabilityChanged();
+        }
         ctx.fireChannelWritabilityChanged();
     }
 
@@ -962,6 +1091,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         if (session != null) {
             context.registry().unregister(session);
             router.endSession(session, false);
+        }
+        if (sharded != null) {
+            sharded.close();
         }
         if (reserved) {
             context.registry().unreserve();

@@ -26,8 +26,8 @@ final class QueryRewriter {
     private QueryRewriter() {
     }
 
-    /** Returns {@code packet} itself when nothing changes, else a new packet (and releases the old one). */
-    static MySqlPacket rewrite(MySqlPacket packet, String sql, long connectionId) {
+    /** The statement text with the rewrites applied ({@code sql} itself when nothing changes). */
+    static String rewrite(String sql, long connectionId) {
         String rewritten = sql;
         if (sql.indexOf("@@") >= 0 && SqlText.containsIgnoreCase(sql, "transaction_")) {
             rewritten = VARIABLE.matcher(rewritten).replaceAll("@@$1tx_$2");
@@ -35,6 +35,12 @@ final class QueryRewriter {
         if (SqlText.containsIgnoreCase(sql, "connection_id")) {
             rewritten = CONNECTION_ID.matcher(rewritten).replaceAll(Long.toString(connectionId));
         }
+        return rewritten;
+    }
+
+    /** Returns {@code packet} itself when nothing changes, else a new packet (and releases the old one). */
+    static MySqlPacket rewrite(MySqlPacket packet, String sql, long connectionId) {
+        String rewritten = rewrite(sql, connectionId);
         if (rewritten.equals(sql)) {
             return packet;
         }

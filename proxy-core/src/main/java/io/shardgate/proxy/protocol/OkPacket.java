@@ -60,4 +60,16 @@ public record OkPacket(int header, long affectedRows, long lastInsertId, int sta
         }
         return buf;
     }
+
+    /** Sets {@code flags} in the status of an OK (or 0xFE-headed OK) payload, in place. */
+    public static void addStatus(ByteBuf payload, int flags) {
+        ByteBuf in = payload.duplicate();
+        in.skipBytes(1);
+        Wire.readLenencInt(in);
+        Wire.readLenencInt(in);
+        if (in.readableBytes() >= 2) {
+            int at = in.readerIndex();
+            payload.setShortLE(at, in.getUnsignedShortLE(at) | flags);
+        }
+    }
 }

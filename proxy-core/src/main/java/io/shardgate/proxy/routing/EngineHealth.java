@@ -49,39 +49,46 @@ public final class EngineHealth implements AutoCloseable {
         this.backends = List.copyOf(backends);
     }
 
-    /** Probes and starts monitoring the primary and replicas of {@code shard}. */
-    public static EngineHealth start(ShardgateConfig config, ShardConfig shard) {
+    /** Probes and starts monitoring the primaries and replicas of {@code shards}. */
+    public static EngineHealth start(ShardgateConfig config, List<ShardConfig> shards) {
         StorageAdapters adapters = StorageAdapters.load(EngineHealth.class.getClassLoader());
         CapabilityProbe probe = new CapabilityProbe(adapters, new ServerFactsReader(), Duration.ofSeconds(2), Duration.ofSeconds(5));
         List<Backend> backends = new ArrayList<>();
-        List<HostPort> addresses = new ArrayList<>();
-        addresses.add(shard.primary());
-        addresses.addAll(shard.replicas());
         try {
-            for (int i = 0; i < addresses.size(); i++) {
-                HostPort address = addresses.get(i);
-                String role = i == 0 ? "primary" : "replica";
-                BackendEndpoint endpoint = new BackendEndpoint(shard.name(), role, shard.engine(), address.host(), address.port(),
-                        config.backendUser().name(), config.backendUser().password());
-                EngineCapabilities capabilities = null;
-                try {
-                    capabilities = probe.probe(endpoint);
-                } catch (EngineMissingException e) {
-                    throw new ConfigException("shards." + shard.name() + ": " + e.getMessage());
-                } catch (SQLException e) {
-                    LOG.log(System.Logger.Level.WARNING, "cannot probe " + endpoint + " at startup; its health monitor keeps trying: "
-                            + e.getMessage());
-                }
-                HealthMonitor monitor = new HealthMonitor(endpoint, adapters.forEngine(shard.engine()), HealthSettings.defaults(),
-                        report -> { });
-                backends.add(new Backend(shard.name(), role, address.toString(), shard.engine(), capabilities, monitor));
-                monitor.start();
+            for (ShardConfig shard : shards) {
+                start(config, shard, probe, adapters, backends);
             }
         } catch (RuntimeException e) {
             backends.forEach(backend -> backend.monitor().close());
             throw e;
         }
         return new EngineHealth(backends);
+    }
+
+    private static void start(ShardgateConfig config, ShardConfig shard, CapabilityProbe probe, StorageAdapters adapters,
+                              List<Backend> backends) {
+        List<HostPort> addresses = new ArrayList<>();
+        addresses.add(shard.primary());
+        addresses.addAll(shard.replicas());
+        for (int i = 0; i < addresses.size(); i++) {
+            HostPort address = addresses.get(i);
+            String role = i == 0 ? "primary" : "replica";
+            BackendEndpoint endpoint = new BackendEndpoint(shard.name(), role, shard.engine(), address.host(), address.port(),
+                    config.backendUser().name(), config.backendUser().password());
+            EngineCapabilities capabilities = null;
+            try {
+                capabilities = probe.probe(endpoint);
+            } catch (EngineMissingException e) {
+                throw new ConfigException("shards." + shard.name() + ": " + e.getMessage());
+            } catch (SQLException e) {
+                LOG.log(System.Logger.Level.WARNING, "cannot probe " + endpoint + " at startup; its health monitor keeps trying: "
+                        + e.getMessage());
+            }
+            HealthMonitor monitor = new HealthMonitor(endpoint, adapters.forEngine(shard.engine()), HealthSettings.defaults(),
+                    report -> { });
+            backends.add(new Backend(shard.name(), role, address.toString(), shard.engine(), capabilities, monitor));
+            monitor.start();
+        }
     }
 
     /**
@@ -99,10 +106,10 @@ public final class EngineHealth implements AutoCloseable {
         return true;
     }
 
-    /** The primary's engine capabilities as probed at startup; null when it could not be probed. */
-    public EngineCapabilities primaryCapabilities() {
+    /** {@code shard}'s primary's engine capabilities as probed at startup; null when it could not be probed. */
+    public EngineCapabilities primaryCapabilities(String shard) {
         for (Backend backend : backends) {
-            if (backend.role().equals("primary")) {
+            if (backend.role().equals("primary") && backend.shard().equals(shard)) {
                 return backend.capabilities();
             }
         }

@@ -65,7 +65,7 @@ class ConfigLoaderTest {
                 allow_local_infile: true
                 """);
         assertThat(config.limits()).isEqualTo(new LimitsConfig(10, 3, java.time.Duration.ofMillis(250),
-                java.time.Duration.ofMillis(300), java.time.Duration.ofMillis(400), java.time.Duration.ofSeconds(60), 2048, 100, 20));
+                java.time.Duration.ofMillis(300), java.time.Duration.ofMillis(400), java.time.Duration.ofSeconds(60), 2048, 100, 20, 100_000, 1000));
         assertThat(config.allowLocalInfile()).isTrue();
         assertThat(config.listen()).isEqualTo(new HostPort("0.0.0.0", 4000));
         assertThat(config.admin().listen()).isEqualTo(new HostPort("127.0.0.2", 9000));
@@ -157,7 +157,7 @@ class ConfigLoaderTest {
         assertThatThrownBy(() -> loader.parse(MINIMAL + "lsten: { port: 1 }\n"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("lsten: unknown key (expected one of: admin, allow_local_infile, backend_user, limits, listen, "
-                        + "routing, schemas, server_version, shards, tls, users)");
+                        + "routing, schemas, server_version, shards, tls, transactions, users)");
         assertThatThrownBy(() -> loader.parse(MINIMAL.replace("127.0.0.1:24001", "localhost")))
                 .hasMessage("shards[0].primary: expected HOST:PORT, got 'localhost'");
         assertThatThrownBy(() -> loader.parse(MINIMAL.replace("name: s0", "name: s0\n    engine: myisam")))

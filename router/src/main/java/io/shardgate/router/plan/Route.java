@@ -75,9 +75,13 @@ public record Route(RouteVariant variant, String target, ShardSelection selectio
         return streams;
     }
 
-    /** Runs on every shard even when some fail, then reports which failed (a partial DDL must be visible). */
+    /**
+     * Runs on every shard even when some fail, then reports which failed (a partial DDL must be
+     * visible). Every shard holds the same copy (a reference table) or gets the same DDL, so the
+     * result reports the first shard's affected rows, as one server would.
+     */
     private RowStream runOnAll(Execution execution) {
-        Completion completion = Completion.NONE;
+        Completion completion = null;
         List<String> succeeded = new ArrayList<>();
         Map<String, RuntimeException> failed = new LinkedHashMap<>();
         for (ShardStatement statement : statements(execution.parameters())) {
@@ -85,7 +89,9 @@ public record Route(RouteVariant variant, String target, ShardSelection selectio
                 while (stream.next() != null) {
                     // A write has no rows; read to the end for its completion.
                 }
-                completion = completion.plus(stream.completion());
+                if (completion == null) {
+                    completion = stream.completion();
+                }
                 succeeded.add(statement.shard());
             }
             catch (RuntimeException e) {
@@ -93,7 +99,7 @@ public record Route(RouteVariant variant, String target, ShardSelection selectio
             }
         }
         if (failed.isEmpty()) {
-            return Streams.completed(completion);
+            return Streams.completed(completion == null ? Completion.NONE : completion);
         }
         RuntimeException first = failed.values().iterator().next();
         if (succeeded.isEmpty()) {

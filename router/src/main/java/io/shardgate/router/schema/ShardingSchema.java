@@ -103,6 +103,11 @@ public final class ShardingSchema {
         return ranges;
     }
 
+    /** Every logical schema's rules, in config order. */
+    public java.util.Collection<SchemaRules> schemas() {
+        return java.util.Collections.unmodifiableCollection(schemas.values());
+    }
+
     /** The rules of a sharded logical schema, ignoring case; empty for any other schema. */
     public Optional<SchemaRules> schema(String name) {
         return name == null ? Optional.empty() : Optional.ofNullable(schemas.get(SchemaRules.key(name)));

@@ -1,0 +1,220 @@
+package io.shardgate.it;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The correctness suite of the sharding acceptance tests: queries over the {@code shop} data set
+ * ({@link ShopData}), each to be answered through Shardgate exactly as one unsharded server answers
+ * it, and the comparison that runs them on both.
+ */
+final class ShopQueries {
+    private ShopQueries() {
+    }
+
+    /** The clients a query runs through; the oracle is asked through the same one. */
+    enum Client {
+        MARIADB_TEXT("mariadb", "useServerPrepStmts=false", false),
+        MARIADB_PREPARED("mariadb", "useServerPrepStmts=true", true),
+        MYSQL_TEXT("mysql", "sslMode=DISABLED&useServerPrepStmts=false", false),
+        MYSQL_PREPARED("mysql", "sslMode=DISABLED&useServerPrepStmts=true", true);
+
+        private final String driver;
+        private final String options;
+        private final boolean prepared;
+
+        Client(String driver, String options, boolean prepared) {
+            this.driver = driver;
+            this.options = options;
+            this.prepared = prepared;
+        }
+
+        boolean prepared() {
+            return prepared;
+        }
+
+        String url(String hostPort) {
+            return "jdbc:" + driver + "://" + hostPort + "/shop?" + options;
+        }
+    }
+
+    /**
+     * One query of the correctness suite. {@code ordered}: compare rows in order (the ORDER BY is
+     * total), else as multisets. The oracle's row count must be within [{@code minRows}, {@code maxRows}]:
+     * that checks the query means what it is meant to on this data.
+     */
+    record Query(String sql, boolean ordered, Client client, List<Object> parameters, int minRows, int maxRows) {
+        static Query ordered(String sql) {
+            return new Query(sql, true, Client.MARIADB_TEXT, List.of(), 1, Integer.MAX_VALUE);
+        }
+
+        static Query unordered(String sql) {
+            return new Query(sql, false, Client.MARIADB_TEXT, List.of(), 1, Integer.MAX_VALUE);
+        }
+
+        Query via(Client through) {
+            return new Query(sql, ordered, through, parameters, minRows, maxRows);
+        }
+
+        Query with(Object... values) {
+            return new Query(sql, ordered, client, Arrays.asList(values), minRows, maxRows);
+        }
+
+        Query rows(int exactly) {
+            return rows(exactly, exactly);
+        }
+
+        Query rows(int min, int max) {
+            return new Query(sql, ordered, client, parameters, min, max);
+        }
+
+        @Override
+        public String toString() {
+            return "[" + client + "] " + sql + (parameters.isEmpty() ? "" : " " + parameters);
+        }
+    }
+
+    static final List<Query> QUERIES = List.of(
+            // point and IN lookups on the shard key
+            Query.ordered("SELECT * FROM customers WHERE id = 5").rows(1),
+            Query.ordered("SELECT id, name, country, created FROM customers WHERE id = ?").via(Client.MARIADB_PREPARED).with(1234L).rows(1),
+            Query.ordered("SELECT id, name, country FROM customers WHERE id = ?").via(Client.MYSQL_PREPARED).with(61L).rows(1),
+            Query.ordered("SELECT * FROM orders WHERE customer_id = 42 ORDER BY id"),
+            Query.ordered("SELECT * FROM customers WHERE id = '17'").rows(1),
+            Query.ordered("SELECT name FROM customers WHERE id = 999999").rows(0),
+            Query.ordered("SELECT * FROM customers WHERE id IN (1, 2, 3, 4, 5, 1999, 2000) ORDER BY id").rows(7),
+            Query.ordered("SELECT id, customer_id, amount FROM orders WHERE customer_id IN (?, ?, ?) ORDER BY id")
+                    .via(Client.MARIADB_PREPARED).with(7L, 8L, 1500L),
+            Query.ordered("SELECT id, status FROM orders WHERE customer_id = 42 AND status = 'shipped' ORDER BY id"),
+            Query.unordered("SELECT o.id, o.amount FROM orders o WHERE o.customer_id IN (11, 12, 13, 14)").via(Client.MYSQL_TEXT),
+            // ranges and full scans
+            Query.ordered("SELECT id, name FROM customers WHERE id BETWEEN 100 AND 160 ORDER BY id").rows(61),
+            Query.ordered("SELECT id, customer_id, amount FROM orders WHERE amount >= 490 ORDER BY amount DESC, id"),
+            Query.unordered("SELECT id, country FROM customers WHERE created >= '2022-06-01' AND created < '2022-07-01'"),
+            Query.unordered("SELECT * FROM orders WHERE placed BETWEEN ? AND ?").via(Client.MARIADB_PREPARED)
+                    .with(LocalDateTime.of(2023, 3, 1, 0, 0), LocalDateTime.of(2023, 3, 2, 0, 0)),
+            Query.unordered("SELECT * FROM orders").rows(ShopData.ORDERS),
+            Query.unordered("SELECT * FROM customers").via(Client.MYSQL_TEXT).rows(ShopData.CUSTOMERS),
+            // ORDER BY ... LIMIT with offsets (every ORDER BY here is total)
+            Query.ordered("SELECT id, name FROM customers ORDER BY name, id LIMIT 10 OFFSET 35").rows(10),
+            Query.ordered("SELECT id, customer_id, amount FROM orders ORDER BY amount DESC, id LIMIT 10 OFFSET 35").rows(10),
+            Query.ordered("SELECT id, placed FROM orders ORDER BY placed LIMIT 20").rows(20),
+            Query.ordered("SELECT id, amount FROM orders ORDER BY amount, id LIMIT 5, 7").rows(7),
+            Query.ordered("SELECT customer_id, id, status FROM orders WHERE status = 'returned'"
+                    + " ORDER BY customer_id DESC, id DESC LIMIT 25 OFFSET 100").rows(25),
+            Query.ordered("SELECT id, country FROM customers ORDER BY country, id").rows(ShopData.CUSTOMERS),
+            Query.ordered("SELECT id, country, name FROM customers ORDER BY country DESC, id LIMIT 50 OFFSET 1900").rows(50),
+            Query.ordered("SELECT id, amount FROM orders WHERE status = ? ORDER BY amount DESC, id LIMIT ? OFFSET ?")
+                    .via(Client.MARIADB_PREPARED).with("paid", 10, 35).rows(10),
+            Query.ordered("SELECT name, id FROM customers ORDER BY name DESC, id DESC LIMIT 40").via(Client.MYSQL_PREPARED).rows(40),
+            Query.ordered("SELECT id, created FROM customers ORDER BY created DESC, id DESC LIMIT 15").rows(15),
+            Query.ordered("SELECT c.id, c.name, o.id, o.placed FROM customers c JOIN orders o ON o.customer_id = c.id"
+                    + " ORDER BY o.placed DESC LIMIT 12 OFFSET 3").rows(12),
+            // aggregates without GROUP BY
+            Query.ordered("SELECT COUNT(*) FROM orders").rows(1),
+            Query.ordered("SELECT COUNT(*), SUM(amount), MIN(amount), MAX(amount) FROM orders").rows(1),
+            Query.ordered("SELECT AVG(amount) FROM orders").rows(1),
+            Query.ordered("SELECT AVG(amount) AS avg_amount, COUNT(*) n FROM orders WHERE status = 'paid'").via(Client.MYSQL_TEXT).rows(1),
+            Query.ordered("SELECT MIN(placed), MAX(placed), COUNT(*) FROM orders WHERE status = ?").via(Client.MARIADB_PREPARED)
+                    .with("cancelled").rows(1),
+            Query.ordered("SELECT SUM(amount), COUNT(*) FROM orders WHERE customer_id = 77").rows(1),
+            Query.ordered("SELECT COUNT(*) FROM customers WHERE country IS NULL").rows(1),
+            Query.ordered("SELECT MAX(id), MIN(id), COUNT(country), COUNT(*) FROM customers").rows(1),
+            Query.ordered("SELECT AVG(id), SUM(id) FROM customers").rows(1),
+            Query.ordered("SELECT MIN(name), MAX(name), MIN(created) FROM customers").via(Client.MYSQL_PREPARED).rows(1),
+            // GROUP BY, HAVING
+            Query.unordered("SELECT status, COUNT(*), SUM(amount) FROM orders GROUP BY status").rows(5),
+            Query.ordered("SELECT status, COUNT(*) AS n FROM orders GROUP BY status ORDER BY n DESC, status").rows(5),
+            Query.ordered("SELECT country, COUNT(*) FROM customers GROUP BY country HAVING COUNT(*) > 200 ORDER BY country").rows(2, 8),
+            Query.ordered("SELECT customer_id, COUNT(*) AS n, SUM(amount) FROM orders GROUP BY customer_id"
+                    + " HAVING COUNT(*) >= 17 ORDER BY customer_id").rows(1, 200),
+            Query.ordered("SELECT status, AVG(amount), MIN(placed), MAX(placed) FROM orders GROUP BY status ORDER BY status DESC").rows(5),
+            Query.ordered("SELECT c.country, o.status, COUNT(*) FROM customers c JOIN orders o ON o.customer_id = c.id"
+                    + " GROUP BY c.country, o.status ORDER BY c.country, o.status").rows(40, 45),
+            Query.ordered("SELECT status, COUNT(*) FROM orders WHERE amount > ? GROUP BY status HAVING SUM(amount) > ? ORDER BY status")
+                    .via(Client.MARIADB_PREPARED).with(new BigDecimal("100.00"), new BigDecimal("500000")).rows(1, 4),
+            Query.ordered("SELECT country, MIN(created), MAX(created), COUNT(*) FROM customers GROUP BY country ORDER BY country")
+                    .via(Client.MYSQL_TEXT).rows(9),
+            Query.ordered("SELECT customer_id, MAX(amount) FROM orders WHERE customer_id BETWEEN 1 AND 50 GROUP BY customer_id"
+                    + " ORDER BY customer_id LIMIT 10 OFFSET 5").rows(10),
+            // DISTINCT
+            Query.unordered("SELECT DISTINCT country FROM customers").rows(9),
+            Query.ordered("SELECT DISTINCT status FROM orders ORDER BY status").rows(5),
+            Query.ordered("SELECT DISTINCT name FROM customers ORDER BY name").rows(300),
+            Query.ordered("SELECT DISTINCT c.country, o.status FROM customers c JOIN orders o ON o.customer_id = c.id"
+                    + " WHERE o.amount > 400 ORDER BY c.country, o.status"),
+            Query.ordered("SELECT DISTINCT customer_id FROM orders WHERE amount > 499 ORDER BY customer_id"),
+            // co-located joins (customers.id = orders.customer_id)
+            Query.ordered("SELECT c.id, c.name, o.id, o.amount FROM customers c JOIN orders o ON c.id = o.customer_id"
+                    + " WHERE c.id = 10 ORDER BY o.id"),
+            Query.ordered("SELECT c.name, o.id, o.amount FROM customers c JOIN orders o ON c.id = o.customer_id"
+                    + " WHERE o.amount > 495 ORDER BY o.id"),
+            Query.ordered("SELECT c.country, SUM(o.amount), COUNT(*) FROM customers c JOIN orders o ON o.customer_id = c.id"
+                    + " WHERE c.id BETWEEN 1 AND 300 GROUP BY c.country ORDER BY c.country"),
+            Query.ordered("SELECT c.id, COUNT(o.id) FROM customers c LEFT JOIN orders o ON o.customer_id = c.id GROUP BY c.id"
+                    + " HAVING COUNT(o.id) = 0 ORDER BY c.id").rows(10, 20),
+            Query.ordered("SELECT c.id, c.name FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id)"
+                    + " ORDER BY c.id").via(Client.MARIADB_PREPARED).rows(10, 20),
+            Query.ordered("SELECT c.id, c.name FROM customers c WHERE c.id IN (SELECT o.customer_id FROM orders o WHERE o.amount > 499.5)"
+                    + " ORDER BY c.id"),
+            Query.ordered("SELECT o.id, o.amount, c.name FROM orders o JOIN customers c ON c.id = o.customer_id"
+                    + " WHERE o.customer_id = ? ORDER BY o.id").via(Client.MYSQL_PREPARED).with(321L),
+            // reference-table joins and reads
+            Query.ordered("SELECT o.id, o.amount, co.name FROM orders o JOIN customers c ON c.id = o.customer_id"
+                    + " JOIN countries co ON co.code = c.country WHERE o.customer_id = 123 ORDER BY o.id"),
+            Query.ordered("SELECT co.name, COUNT(*) FROM customers c JOIN countries co ON co.code = c.country"
+                    + " GROUP BY co.name ORDER BY co.name").rows(8),
+            Query.ordered("SELECT c.id, co.name FROM customers c LEFT JOIN countries co ON co.code = c.country"
+                    + " WHERE c.id < 130 ORDER BY c.id").rows(129),
+            Query.ordered("SELECT co.name, SUM(o.amount) FROM orders o JOIN customers c ON c.id = o.customer_id"
+                    + " JOIN countries co ON co.code = c.country GROUP BY co.name ORDER BY co.name").rows(8),
+            Query.ordered("SELECT o.status, co.code, COUNT(*) FROM orders o JOIN customers c ON c.id = o.customer_id"
+                    + " JOIN countries co ON co.code = c.country WHERE co.code IN ('BR', 'CA')"
+                    + " GROUP BY o.status, co.code ORDER BY o.status, co.code").rows(10),
+            Query.ordered("SELECT code, name FROM countries ORDER BY code").rows(ShopData.COUNTRIES.size()),
+            // the unsharded table
+            Query.ordered("SELECT k, v FROM settings ORDER BY k").rows(ShopData.SETTINGS.size()),
+            Query.ordered("SELECT v FROM settings WHERE k = ?").via(Client.MARIADB_PREPARED).with("vat").rows(1),
+            Query.unordered("SELECT * FROM settings").via(Client.MYSQL_TEXT).rows(ShopData.SETTINGS.size()),
+            // labels and types
+            Query.ordered("SELECT id AS customer_number, name AS `full name`, created AS since FROM customers"
+                    + " WHERE id IN (3, 4) ORDER BY customer_number").rows(2),
+            Query.ordered("SELECT COUNT(*) AS n, SUM(amount) AS total, AVG(amount) AS mean, MAX(placed) AS latest FROM orders")
+                    .via(Client.MARIADB_PREPARED).rows(1));
+
+    /**
+     * Runs each query on {@code expectedSide} (whose row count must be in the query's bounds) and on
+     * {@code actualSide} through the same client; returns a description of each query answered
+     * differently or with an error.
+     */
+    static List<String> compare(List<Query> queries, Map<Client, Connection> expectedSide, Map<Client, Connection> actualSide)
+            throws SQLException {
+        List<String> failures = new ArrayList<>();
+        for (Query query : queries) {
+            QueryResult expected = QueryResult.run(expectedSide.get(query.client()), query.sql(), query.parameters(),
+                    query.client().prepared());
+            assertThat(expected.rows().size()).as("the oracle's row count for %s", query)
+                    .isBetween(query.minRows(), query.maxRows());
+            try {
+                QueryResult actual = QueryResult.run(actualSide.get(query.client()), query.sql(), query.parameters(),
+                        query.client().prepared());
+                String difference = expected.differenceFrom(actual, query.ordered());
+                if (difference != null) {
+                    failures.add(query + "\n    " + difference);
+                }
+            }
+            catch (SQLException e) {
+                failures.add(query + "\n    ERR " + e.getErrorCode() + " (" + e.getSQLState() + "): " + e.getMessage());
+            }
+        }
+        return failures;
+    }
+}

@@ -1,0 +1,169 @@
+package io.shardgate.proxy.frontend;
+
+import io.netty.buffer.ByteBuf;
+import io.shardgate.proxy.error.ErrorCode;
+import io.shardgate.proxy.protocol.ExecuteParameters;
+import io.shardgate.proxy.session.ClientStatement;
+import io.shardgate.proxy.sharding.ClientChannel;
+import io.shardgate.proxy.sharding.ShardedDeployment;
+import io.shardgate.proxy.sharding.ShardedSession;
+import io.shardgate.proxy.sharding.StatementOutcome;
+import io.shardgate.proxy.sharding.StatementRequest;
+import io.shardgate.router.classify.Classification;
+import io.shardgate.router.classify.ReadWriteDecision;
+import io.shardgate.router.classify.StatementClass;
+import io.shardgate.router.classify.Target;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A client session's commands in a sharded deployment, turned into {@link ShardedSession} calls:
+ * statements are planned and run across shards; BEGIN, COMMIT and ROLLBACK act on the session's
+ * shard branches; prepared statements execute with their parameters decoded here (the shards get
+ * them as literals) and answer in the binary protocol; long data waits here for its execute.
+ * Session statements (SET, USE) are not handled here: they run on the first shard, whose session
+ * tracking updates the session's settings, which every shard connection then follows.
+ */
+final class ShardedCommands {
+    /** What a transaction statement asks of the sharded session. */
+    enum TransactionAction { BEGIN, BEGIN_READ_ONLY, COMMIT, ROLLBACK, COMMIT_THEN_FORWARD, UNSUPPORTED, FORWARD }
+
+    private final FrontendContext context;
+    private final ShardedSession sharded;
+    private final ClientChannel out;
+    private final Map<Integer, Map<Integer, byte[]>> longData = new HashMap<>();
+
+    ShardedCommands(FrontendContext context, ShardedDeployment deployment, ClientSession session) {
+        this.context = context;
+        this.sharded = deployment.newSession();
+        this.out = new ClientChannel(session.channel(), session.capabilities());
+    }
+
+    ClientChannel out() {
+        return out;
+    }
+
+    ShardedSession sharded() {
+        return sharded;
+    }
+
+    /** Whether {@code classification}'s statement is planned (not a session statement, which runs on the first shard). */
+    static boolean planned(Classification classification) {
+        StatementClass kind = classification.statementClass();
+        return kind != StatementClass.SESSION && kind != StatementClass.TRANSACTION;
+    }
+
+    static TransactionAction transactionAction(Classification classification, boolean inTransaction) {
+        return switch (classification.transactionKind()) {
+            case BEGIN -> TransactionAction.BEGIN;
+            case BEGIN_READ_ONLY -> TransactionAction.BEGIN_READ_ONLY;
+            case COMMIT -> TransactionAction.COMMIT;
+            case ROLLBACK -> TransactionAction.ROLLBACK;
+            case AUTOCOMMIT_ON -> inTransaction ? TransactionAction.COMMIT_THEN_FORWARD : TransactionAction.FORWARD;
+            case SAVEPOINT, ROLLBACK_TO_SAVEPOINT, RELEASE_SAVEPOINT, XA -> TransactionAction.UNSUPPORTED;
+            default -> TransactionAction.FORWARD;
+        };
+    }
+
+    CompletableFuture<Void> transaction(TransactionAction action) {
+        return switch (action) {
+            case BEGIN -> sharded.begin(false);
+            case BEGIN_READ_ONLY -> sharded.begin(true);
+            case COMMIT, COMMIT_THEN_FORWARD -> sharded.commit();
+            case ROLLBACK -> sharded.rollback();
+            default -> CompletableFuture.failedFuture(ErrorCode.UNSUPPORTED.exception(
+                    "savepoints and client XA statements in a sharded deployment"));
+        };
+    }
+
+    /** A text statement. */
+    CompletableFuture<StatementOutcome> query(ClientSession session, String sql, Classification classification,
+                                              Map<String, String> perShard) {
+        out.restart();
+        return sharded.execute(request(session, sql, classification, List.of(), false).withShardStatements(perShard), out);
+    }
+
+    /** COM_STMT_EXECUTE of {@code statement}; {@code payload} is the client's packet payload. */
+    CompletableFuture<StatementOutcome> execute(ClientSession session, ClientStatement statement, ByteBuf payload) {
+        out.restart();
+        List<Object> parameters;
+        try {
+            Map<Integer, byte[]> sent = longData.remove(statement.id());
+            ExecuteParameters decoded = ExecuteParameters.decode(payload, statement.parameters(), statement.parameterTypes(),
+                    sent == null ? Map.of() : sent, StandardCharsets.UTF_8);
+            if (decoded.types() != null) {
+                statement.parameterTypes(decoded.types());
+            }
+            parameters = decoded.values();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return sharded.execute(request(session, statement.sql(), statement.classification(), parameters, true), out);
+    }
+
+    /** COM_STMT_SEND_LONG_DATA: kept until the statement's next execute. */
+    void longData(int statementId, ByteBuf payload) {
+        int at = payload.readerIndex() + 5;
+        if (payload.writerIndex() < at + 2) {
+            return;
+        }
+        int parameter = payload.getUnsignedShortLE(at);
+        byte[] chunk = new byte[payload.writerIndex() - at - 2];
+        payload.getBytes(at + 2, chunk);
+        longData.computeIfAbsent(statementId, id -> new HashMap<>()).merge(parameter, chunk, ShardedCommands::concat);
+    }
+
+    void forget(int statementId) {
+        longData.remove(statementId);
+    }
+
+    /** The session ends: an open transaction is rolled back. */
+    void close() {
+        longData.clear();
+        sharded.close();
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] joined = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, joined, a.length, b.length);
+        return joined;
+    }
+
+    private StatementRequest request(ClientSession session, String sql, Classification classification, List<Object> parameters,
+                                     boolean binary) {
+        boolean write = classification.statementClass() == StatementClass.WRITE;
+        boolean replica = ReadWriteDecision.decide(classification, CommandRouter.routingState(session), classification.hints()).target()
+                == Target.REPLICA;
+        long budget = classification.hints().maxLagMs().orElse(session.maxLagMs().orElse(context.config().routing().maxReplicaLagMs()));
+        return new StatementRequest(sql, session.schema(), session.settings(), session.lastInsertId(),
+                classification.effects().readsLastInsertId(), parameters, binary, write, write && isDdl(sql), replica, budget,
+                autocommit(session), session.channel().eventLoop(), session.capabilities());
+    }
+
+    static boolean autocommit(ClientSession session) {
+        String value = session.settings().system().values().get("autocommit");
+        return value == null || !(value.equals("OFF") || value.equals("0"));
+    }
+
+    private static boolean isDdl(String sql) {
+        String verb = firstWord(sql);
+        return verb.equals("CREATE") || verb.equals("ALTER") || verb.equals("DROP") || verb.equals("TRUNCATE") || verb.equals("RENAME");
+    }
+
+    private static String firstWord(String sql) {
+        int i = 0;
+        while (i < sql.length() && (Character.isWhitespace(sql.charAt(i)) || sql.charAt(i) == '(')) {
+            i++;
+        }
+        int start = i;
+        while (i < sql.length() && Character.isLetter(sql.charAt(i))) {
+            i++;
+        }
+        return sql.substring(start, i).toUpperCase(Locale.ROOT);
+    }
+}

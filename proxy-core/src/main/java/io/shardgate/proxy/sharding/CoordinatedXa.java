@@ -1,0 +1,79 @@
+package io.shardgate.proxy.sharding;
+
+import io.shardgate.proxy.backend.BackendConnection;
+import io.shardgate.proxy.error.ErrorCode;
+import io.shardgate.proxy.protocol.Command;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+import static java.util.Objects.requireNonNull;
+
+/** {@link XaTransactions} over the {@link XaCoordinator}: each session branch is a backend connection. */
+final class CoordinatedXa implements XaTransactions {
+    private final XaCoordinator coordinator;
+    private final GlobalTransactionIds ids;
+
+    CoordinatedXa(XaCoordinator coordinator, GlobalTransactionIds ids) {
+        this.coordinator = requireNonNull(coordinator, "coordinator is null");
+        this.ids = requireNonNull(ids, "ids is null");
+    }
+
+    @Override
+    public Global begin() {
+        String gtrid = ids.next();
+        return new Global() {
+            @Override
+            public CompletableFuture<Void> start(String shard, BackendConnection connection) {
+                return coordinator.start(gtrid, branch(shard, connection));
+            }
+
+            @Override
+            public void commit(Map<String, BackendConnection> branches) {
+                try {
+                    coordinator.commit(gtrid, branches(branches)).join();
+                } catch (CompletionException e) {
+                    Throwable cause = e.getCause() == null ? e : e.getCause();
+                    if (cause instanceof XaException xa && xa.branchesLeftPrepared()) {
+                        // The outcome is recovery's now; the prepared branches must leave their sessions for it.
+                        branches.values().forEach(BackendConnection::close);
+                        throw ErrorCode.XA_OUTCOME_UNKNOWN.exception(FailureText.of(cause));
+                    }
+                    throw ErrorCode.XA_COMMIT_FAILED.exception(FailureText.of(cause));
+                }
+            }
+
+            @Override
+            public void rollback(Map<String, BackendConnection> branches) {
+                try {
+                    coordinator.rollback(gtrid, branches(branches)).join();
+                } catch (CompletionException e) {
+                    throw e.getCause() instanceof RuntimeException runtime ? runtime : e;
+                }
+            }
+        };
+    }
+
+    private static List<XaBranch> branches(Map<String, BackendConnection> connections) {
+        List<XaBranch> branches = new ArrayList<>(connections.size());
+        connections.forEach((shard, connection) -> branches.add(branch(shard, connection)));
+        return branches;
+    }
+
+    private static XaBranch branch(String shard, BackendConnection connection) {
+        return new XaBranch() {
+            @Override
+            public String shard() {
+                return shard;
+            }
+
+            @Override
+            public CompletableFuture<Void> run(String sql) {
+                return connection.run(Command.QUERY, sql);
+            }
+        };
+    }
+}

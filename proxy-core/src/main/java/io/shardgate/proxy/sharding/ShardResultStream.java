@@ -1,0 +1,327 @@
+package io.shardgate.proxy.sharding;
+
+import io.netty.buffer.ByteBuf;
+import io.shardgate.proxy.backend.BackendConnection;
+import io.shardgate.proxy.backend.ResponseSink;
+import io.shardgate.proxy.error.BackendErrorException;
+import io.shardgate.proxy.error.ErrorCode;
+import io.shardgate.proxy.protocol.ColumnDefinition;
+import io.shardgate.proxy.protocol.ErrPacket;
+import io.shardgate.proxy.protocol.MySqlPacket;
+import io.shardgate.proxy.protocol.ServerStatus;
+import io.shardgate.proxy.protocol.SessionStateInfo;
+import io.shardgate.proxy.protocol.TextRowDecoder;
+import io.shardgate.proxy.protocol.Wire;
+import io.shardgate.router.exec.ColumnMeta;
+import io.shardgate.router.exec.Completion;
+import io.shardgate.router.exec.Row;
+import io.shardgate.router.exec.RowStream;
+import io.shardgate.router.exec.ValueKind;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * One shard statement's response, read by a plan operator on the statement's worker thread while
+ * the backend connection's event loop feeds it. Rows wait in a small queue: above
+ * {@link #HIGH_WATER} queued rows the connection stops reading from the server, and it resumes when
+ * the reader has taken the queue down to {@link #LOW_WATER}, so a scatter query holds a bounded
+ * number of rows per shard however large the result.
+ *
+ * <p>The backend connection runs with CLIENT_DEPRECATE_EOF (see {@link ShardCursorSession}), so
+ * a result ends with an OK packet whose header is 0xFE. When the reader stops early the rest of the
+ * response is read and dropped, and the connection is handed back once it is complete.
+ */
+final class ShardResultStream implements RowStream, ResponseSink {
+    static final int HIGH_WATER = 512;
+    static final int LOW_WATER = 64;
+
+    private enum Phase { FIRST, COLUMNS, ROWS, DONE }
+
+    private final String shard;
+    private final Consumer<ShardResultStream> onComplete;
+    private final ArrayDeque<MySqlPacket> rows = new ArrayDeque<>();
+    private final List<ColumnDefinition> definitions = new ArrayList<>();
+    private BackendConnection connection;
+    private Phase phase = Phase.FIRST;
+    private int columnCount;
+    private List<ColumnMeta> columns;
+    private TextRowDecoder decoder;
+    private Completion completion = Completion.NONE;
+    private RuntimeException error;
+    private boolean complete;
+    private boolean closed;
+    private boolean paused;
+    private boolean handedBack;
+    private int writeStatus;
+    private String lastGtid;
+
+    /**
+     * @param shard      the shard, for errors
+     * @param onComplete called once the response is complete (or failed) and the reader is done,
+     *                   to hand the connection back
+     */
+    ShardResultStream(String shard, Consumer<ShardResultStream> onComplete) {
+        this.shard = shard;
+        this.onComplete = onComplete;
+    }
+
+    /** The connection the statement runs on, once acquired. */
+    synchronized void connection(BackendConnection connection) {
+        this.connection = connection;
+    }
+
+    synchronized BackendConnection connection() {
+        return connection;
+    }
+
+    String shard() {
+        return shard;
+    }
+
+    /** The statement could not be sent (no connection, a failed settings statement). */
+    void failBeforeStart(Throwable cause) {
+        synchronized (this) {
+            error = cause instanceof RuntimeException e ? e : new IllegalStateException(cause);
+            complete = true;
+            phase = Phase.DONE;
+            notifyAll();
+        }
+        handBackIfDone();
+    }
+
+    // ----- ResponseSink: the connection's event loop -----
+
+    @Override
+    public void packet(MySqlPacket packet) {
+        ByteBuf payload = packet.payload();
+        int header = packet.header();
+        synchronized (this) {
+            if (closed && phase == Phase.ROWS) {
+                packet.release();
+                return;
+            }
+            switch (phase) {
+                case FIRST -> {
+                    if (header == ErrPacket.HEADER) {
+                        error = new BackendErrorException(ErrPacket.decode(payload));
+                        phase = Phase.DONE;
+                    } else if (header == 0x00) {
+                        completion = ok(payload);
+                        phase = Phase.DONE;
+                    } else {
+                        columnCount = (int) Wire.readLenencInt(payload.duplicate());
+                        phase = columnCount == 0 ? Phase.ROWS : Phase.COLUMNS;
+                    }
+                    packet.release();
+                }
+                case COLUMNS -> {
+                    definitions.add(ColumnDefinition.parse(payload));
+                    packet.release();
+                    if (definitions.size() == columnCount) {
+                        phase = Phase.ROWS;
+                        columns = metas(definitions);
+                        decoder = new TextRowDecoder(definitions);
+                        notifyAll();
+                    }
+                }
+                case ROWS -> {
+                    if (header == ErrPacket.HEADER) {
+                        error = new BackendErrorException(ErrPacket.decode(payload));
+                        phase = Phase.DONE;
+                        packet.release();
+                    } else if (header == 0xFE && payload.readableBytes() < 0xFFFFFF) {
+                        completion = ok(payload);
+                        phase = Phase.DONE;
+                        packet.release();
+                    } else {
+                        rows.add(packet);
+                        if (rows.size() >= HIGH_WATER && !paused && connection != null) {
+                            paused = true;
+                            connection.autoRead(false);
+                        }
+                    }
+                }
+                case DONE -> packet.release();
+            }
+            notifyAll();
+        }
+    }
+
+    private Completion ok(ByteBuf payload) {
+        ByteBuf in = payload.duplicate();
+        in.skipBytes(1);
+        long affected = Wire.readLenencInt(in);
+        long insertId = Wire.readLenencInt(in);
+        int status = in.readableBytes() >= 2 ? in.readUnsignedShortLE() : 0;
+        int warnings = in.readableBytes() >= 2 ? in.readUnsignedShortLE() : 0;
+        writeStatus = status;
+        if ((status & ServerStatus.SESSION_STATE_CHANGED) != 0) {
+            for (SessionStateInfo.Variable variable : SessionStateInfo.ofOk(payload).variables()) {
+                if (variable.name().equals("last_gtid") && !variable.value().isEmpty()) {
+                    lastGtid = variable.value();
+                }
+            }
+        }
+        return new Completion(affected, insertId, warnings);
+    }
+
+    @Override
+    public void flush() {
+    }
+
+    @Override
+    public void complete(int status, boolean failed) {
+        synchronized (this) {
+            complete = true;
+            if (phase != Phase.DONE) {
+                phase = Phase.DONE;
+            }
+            notifyAll();
+        }
+        handBackIfDone();
+    }
+
+    @Override
+    public void failed(Throwable cause) {
+        synchronized (this) {
+            if (error == null) {
+                error = ErrorCode.BACKEND_LOST.exception(shard, connection == null ? "backend" : connection.target().role());
+            }
+            complete = true;
+            phase = Phase.DONE;
+            notifyAll();
+        }
+        handBackIfDone();
+    }
+
+    // ----- RowStream: the plan's worker thread -----
+
+    @Override
+    public synchronized List<ColumnMeta> columns() {
+        while (columns == null && phase != Phase.DONE) {
+            await();
+        }
+        if (error != null) {
+            throw error;
+        }
+        return columns == null ? List.of() : columns;
+    }
+
+    /** The shard's column definitions (empty for a write); valid after {@link #columns()}. */
+    synchronized List<ColumnDefinition> definitions() {
+        return List.copyOf(definitions);
+    }
+
+    @Override
+    public Row next() {
+        MySqlPacket packet;
+        TextRowDecoder rowDecoder;
+        synchronized (this) {
+            while (rows.isEmpty() && phase != Phase.DONE) {
+                await();
+            }
+            if (rows.isEmpty()) {
+                if (error != null) {
+                    throw error;
+                }
+                while (!complete) {
+                    await();
+                }
+                return null;
+            }
+            packet = rows.poll();
+            if (paused && rows.size() <= LOW_WATER) {
+                paused = false;
+                connection.autoRead(true);
+            }
+            rowDecoder = decoder;
+        }
+        try {
+            return rowDecoder.decode(packet.payload());
+        } finally {
+            packet.release();
+        }
+    }
+
+    @Override
+    public synchronized Completion completion() {
+        return completion;
+    }
+
+    /** The status flags of the OK that ended the response. */
+    synchronized int status() {
+        return writeStatus;
+    }
+
+    /** The GTID of the write this statement committed (autocommit), if the server reported one. */
+    synchronized String lastGtid() {
+        return lastGtid;
+    }
+
+    /** Waits until the response is complete; true when it ended in an error. */
+    synchronized RuntimeException awaitComplete() {
+        while (!complete) {
+            await();
+        }
+        return error;
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            MySqlPacket packet;
+            while ((packet = rows.poll()) != null) {
+                packet.release();
+            }
+            if (paused) {
+                paused = false;
+                connection.autoRead(true);
+            }
+        }
+        handBackIfDone();
+    }
+
+    synchronized boolean isClosed() {
+        return closed;
+    }
+
+    synchronized boolean isComplete() {
+        return complete;
+    }
+
+    private void handBackIfDone() {
+        synchronized (this) {
+            if (!complete || handedBack || !(closed || error != null)) {
+                return;
+            }
+            handedBack = true;
+        }
+        onComplete.accept(this);
+    }
+
+    private void await() {
+        try {
+            wait(TimeUnit.SECONDS.toMillis(1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ErrorCode.INTERNAL.exception("interrupted while reading shard " + shard);
+        }
+    }
+
+    private static List<ColumnMeta> metas(List<ColumnDefinition> definitions) {
+        List<ColumnMeta> metas = new ArrayList<>(definitions.size());
+        for (ColumnDefinition definition : definitions) {
+            metas.add(new ColumnMeta(definition.name(), ValueKind.of(definition.type(), definition.charset()),
+                    definition.charset(), definition.decimals()));
+        }
+        return metas;
+    }
+}

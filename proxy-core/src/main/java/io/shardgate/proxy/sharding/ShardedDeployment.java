@@ -1,0 +1,117 @@
+package io.shardgate.proxy.sharding;
+
+import io.shardgate.proxy.config.RoutingConfig;
+import io.shardgate.proxy.config.TransactionsConfig;
+import io.shardgate.proxy.routing.ShardBackends;
+import io.shardgate.router.plan.Plan;
+import io.shardgate.router.plan.SequenceSource;
+import io.shardgate.router.planner.Planner;
+import io.shardgate.router.schema.ShardingSchema;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A sharded deployment at run time: the sharding schema and its planner (with a plan cache), every
+ * shard's backends, the global sequences, how cross-shard transactions commit, and the threads that
+ * run plans. Plans are pull-based (an operator blocks until a shard sends rows), so each running
+ * sharded statement has a worker thread; a session runs one statement at a time, so there are never
+ * more workers than client sessions.
+ */
+public final class ShardedDeployment implements AutoCloseable {
+    private final ShardingSchema schema;
+    private final PlanCache plans;
+    private final Map<String, ShardBackends> shards;
+    private final SequenceSource sequences;
+    private final TransactionsConfig transactions;
+    private final RoutingConfig routing;
+    private final long maxBufferedRows;
+    private final ExecutorService workers;
+    private final XaTransactions xa;
+
+    public ShardedDeployment(ShardingSchema schema, List<ShardBackends> shards, SequenceSource sequences, XaTransactions xa,
+                             TransactionsConfig transactions, RoutingConfig routing, long maxBufferedRows, int maxSessions) {
+        this.schema = requireNonNull(schema, "schema is null");
+        this.plans = new PlanCache(new Planner(schema), 4096);
+        Map<String, ShardBackends> byName = new LinkedHashMap<>();
+        for (ShardBackends shard : shards) {
+            byName.put(shard.shard(), shard);
+        }
+        for (String name : schema.shardNames()) {
+            if (!byName.containsKey(name)) {
+                throw new IllegalArgumentException("the sharding schema names shard " + name + ", which has no backends");
+            }
+        }
+        this.shards = Map.copyOf(byName);
+        this.sequences = requireNonNull(sequences, "sequences is null");
+        this.xa = requireNonNull(xa, "xa is null");
+        this.transactions = requireNonNull(transactions, "transactions is null");
+        this.routing = requireNonNull(routing, "routing is null");
+        this.maxBufferedRows = maxBufferedRows;
+        AtomicInteger threads = new AtomicInteger();
+        this.workers = new ThreadPoolExecutor(0, Math.max(1, maxSessions), 60, TimeUnit.SECONDS, new SynchronousQueue<>(), task -> {
+            Thread thread = new Thread(task, "shardgate-plan-" + threads.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /** The plan of {@code sql} in {@code currentSchema} (cached); throws the planner's refusal. */
+    public Plan plan(String sql, String currentSchema) {
+        return plans.plan(sql, currentSchema);
+    }
+
+    public ShardingSchema schema() {
+        return schema;
+    }
+
+    ShardBackends shard(String name) {
+        ShardBackends backends = shards.get(name);
+        if (backends == null) {
+            throw new IllegalStateException("no backends for shard " + name);
+        }
+        return backends;
+    }
+
+    SequenceSource sequences() {
+        return sequences;
+    }
+
+    XaTransactions xa() {
+        return xa;
+    }
+
+    TransactionsConfig transactions() {
+        return transactions;
+    }
+
+    RoutingConfig routing() {
+        return routing;
+    }
+
+    long maxBufferedRows() {
+        return maxBufferedRows;
+    }
+
+    ExecutorService workers() {
+        return workers;
+    }
+
+    /** A new session's sharded state. */
+    public ShardedSession newSession() {
+        return new ShardedSession(this);
+    }
+
+    @Override
+    public void close() {
+        workers.shutdownNow();
+    }
+}

@@ -1,0 +1,572 @@
+package io.shardgate.proxy.sharding;
+
+import io.netty.buffer.Unpooled;
+import io.shardgate.proxy.backend.BackendConnection;
+import io.shardgate.proxy.backend.BackendPool;
+import io.shardgate.proxy.config.RoutingConfig;
+import io.shardgate.proxy.config.TransactionsConfig;
+import io.shardgate.proxy.error.BackendErrorException;
+import io.shardgate.proxy.error.ErrorCode;
+import io.shardgate.proxy.protocol.Capabilities;
+import io.shardgate.proxy.protocol.Command;
+import io.shardgate.proxy.protocol.ColumnDefinition;
+import io.shardgate.proxy.protocol.MySqlPacket;
+import io.shardgate.proxy.protocol.ServerStatus;
+import io.shardgate.proxy.routing.ReplicaCatchUp;
+import io.shardgate.proxy.routing.ReplicaChoice;
+import io.shardgate.proxy.routing.ReplicaChooser;
+import io.shardgate.proxy.routing.ShardBackends;
+import io.shardgate.proxy.session.SettingsSync;
+import io.shardgate.replication.gtid.MariaDbGtid;
+import io.shardgate.replication.gtid.MariaDbGtidPosition;
+import io.shardgate.router.exec.Completion;
+import io.shardgate.router.exec.Role;
+import io.shardgate.router.exec.RowStream;
+import io.shardgate.router.exec.ShardCursor;
+import io.shardgate.router.exec.ShardStatement;
+import io.shardgate.router.plan.Execution;
+import io.shardgate.router.plan.InsertSplit;
+import io.shardgate.router.plan.Plan;
+import io.shardgate.router.plan.PlanNode;
+import io.shardgate.router.plan.Route;
+import io.shardgate.router.plan.RouteVariant;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * A client session in a sharded deployment. Each statement is planned, and its plan runs on a
+ * worker thread with a cursor that reaches the shards through the backend pools: outside a
+ * transaction each shard statement takes a pooled connection (a replica's when the statement and
+ * the session allow it) and gives it back when its response is read; inside one, the session holds
+ * one branch connection per shard it touched, started with START TRANSACTION or, with
+ * {@code transactions.cross_shard: xa}, XA START, and COMMIT commits them together (two-phase
+ * when more than one shard was written).
+ *
+ * <p>Commands of one session never overlap (the front end runs them one at a time), so the
+ * session's state needs no lock beyond the hand-over between the client's event loop and the
+ * worker, which the executor's submit and the future's completion order.
+ */
+public final class ShardedSession {
+    private static final System.Logger LOG = System.getLogger(ShardedSession.class.getName());
+    private static final long SHAPING = Capabilities.CLIENT_DEPRECATE_EOF | Capabilities.CLIENT_MULTI_RESULTS
+            | Capabilities.CLIENT_PS_MULTI_RESULTS | Capabilities.CLIENT_LONG_FLAG;
+    private static final long CLIENT_SHAPING = Capabilities.CLIENT_FOUND_ROWS | Capabilities.CLIENT_IGNORE_SPACE
+            | Capabilities.CLIENT_ODBC;
+
+    private final ShardedDeployment deployment;
+    private final ReplicaChooser chooser = new ReplicaChooser();
+    /** The shards' branch connections of the open transaction, in the order first touched. */
+    private final Map<String, CompletableFuture<BackendConnection>> branches = new LinkedHashMap<>();
+    /** The last stream on each branch: the next statement on that branch waits for its response to end. */
+    private final Map<String, ShardResultStream> branchStreams = new HashMap<>();
+    private final Set<String> written = new HashSet<>();
+    private final Map<String, MariaDbGtidPosition> causal = new HashMap<>();
+    private boolean open;
+    private boolean readOnly;
+    private XaTransactions.Global global;
+
+    ShardedSession(ShardedDeployment deployment) {
+        this.deployment = deployment;
+    }
+
+    /** Whether a transaction is open (explicitly, or implicitly with autocommit off). */
+    public synchronized boolean inTransaction() {
+        return open;
+    }
+
+    /** The status flags the session's responses carry. */
+    public synchronized int status(boolean autocommit) {
+        return (autocommit ? ServerStatus.AUTOCOMMIT : 0) | (open ? ServerStatus.IN_TRANS : 0)
+                | (open && readOnly ? ServerStatus.IN_TRANS_READONLY : 0);
+    }
+
+    /** The plan of a statement, for a prepared statement's early check; throws the planner's refusal. */
+    public void check(String sql, String schema) {
+        deployment.plan(sql, schema);
+    }
+
+    /** Runs a planned statement and writes its response; completes with what it did, or fails before or while answering. */
+    public CompletableFuture<StatementOutcome> execute(StatementRequest request, ClientChannel out) {
+        return submit(() -> run(request, out));
+    }
+
+    /** BEGIN / START TRANSACTION: commits an open transaction first, as MySQL does; branches start lazily. */
+    public CompletableFuture<Void> begin(boolean readOnlyTransaction) {
+        return submit(() -> {
+            if (open) {
+                commitBranches();
+            }
+            synchronized (this) {
+                open = true;
+                readOnly = readOnlyTransaction;
+                global = deployment.transactions().crossShard() == TransactionsConfig.CrossShard.XA ? deployment.xa().begin() : null;
+            }
+            return null;
+        });
+    }
+
+    /** COMMIT of the open transaction (a no-op without one). */
+    public CompletableFuture<Void> commit() {
+        return submit(() -> {
+            commitBranches();
+            return null;
+        });
+    }
+
+    /** ROLLBACK of the open transaction (a no-op without one). */
+    public CompletableFuture<Void> rollback() {
+        return submit(() -> {
+            rollbackBranches();
+            return null;
+        });
+    }
+
+    /** The session ends: an open transaction is rolled back and its connections go back to the pools. */
+    public void close() {
+        if (!hasBranches()) {
+            return;
+        }
+        submit(() -> {
+            rollbackBranches();
+            return null;
+        }).whenComplete((ok, error) -> {
+            if (error != null) {
+                LOG.log(System.Logger.Level.WARNING, "rolling back a closed session's transaction failed", error);
+            }
+        });
+    }
+
+    private synchronized boolean hasBranches() {
+        return open || !branches.isEmpty();
+    }
+
+    private <T> CompletableFuture<T> submit(java.util.concurrent.Callable<T> work) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        try {
+            deployment.workers().execute(() -> {
+                try {
+                    result.complete(work.call());
+                } catch (Throwable e) {
+                    result.completeExceptionally(e);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            result.completeExceptionally(ErrorCode.INTERNAL.exception("no worker thread for a sharded statement: " + e.getMessage()));
+        }
+        return result;
+    }
+
+    // ----- statements -----
+
+    private StatementOutcome run(StatementRequest request, ClientChannel out) {
+        Plan plan = deployment.plan(request.sql(), request.schema());
+        if (request.ddl() && open) {
+            commitBranches();
+        }
+        boolean implicit = false;
+        synchronized (this) {
+            if (!open && !request.autocommit() && !request.ddl()) {
+                open = true;
+                readOnly = false;
+                global = xaMode() ? deployment.xa().begin() : null;
+            } else if (!open && request.write() && !request.ddl() && xaMode() && touchesSeveralShards(plan.root(), request)) {
+                // An autocommit write to several shards is all or nothing: one XA transaction of its own.
+                open = true;
+                readOnly = false;
+                implicit = true;
+                global = deployment.xa().begin();
+            }
+        }
+        Cursor cursor = new Cursor(request);
+        ResultWriter writer = new ResultWriter(out, request.binary());
+        Completion completion = null;
+        try {
+            try (RowStream root = plan.open(new Execution(cursor, request.parameters(), deployment.sequences(), deployment.maxBufferedRows()))) {
+                List<io.shardgate.router.exec.ColumnMeta> metas = root.columns();
+                if (metas.isEmpty()) {
+                    while (root.next() != null) {
+                        // A write: no rows, only its completion.
+                    }
+                    completion = root.completion();
+                } else {
+                    List<ColumnDefinition> columns = OutputColumns.of(metas, cursor.firstColumns());
+                    // The first row is read before anything is sent, so a shard that fails at once still gets a clean ERR.
+                    io.shardgate.router.exec.Row first = root.next();
+                    writer.header(columns, status(request.autocommit()));
+                    for (io.shardgate.router.exec.Row row = first; row != null; row = root.next()) {
+                        writer.row(columns, row);
+                    }
+                    writer.end(status(request.autocommit()), root.completion().warnings());
+                }
+            } finally {
+                // Shard results the plan stopped reading (LIMIT) are drained now, so their connections come back.
+                cursor.closeAll();
+            }
+            if (implicit) {
+                commitBranches();
+            }
+        } catch (RuntimeException e) {
+            if (implicit || deadlock(e)) {
+                // The transaction is gone on the shard that reported it; the others must follow.
+                safeRollback();
+            }
+            throw e;
+        }
+        if (completion == null) {
+            return new StatementOutcome(0, false, status(request.autocommit()));
+        }
+        writer.ok(completion, status(request.autocommit()));
+        return new StatementOutcome(completion.lastInsertId(), false, status(request.autocommit()));
+    }
+
+    private boolean xaMode() {
+        return deployment.transactions().crossShard() == TransactionsConfig.CrossShard.XA;
+    }
+
+    private static boolean deadlock(RuntimeException e) {
+        Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+        return cause instanceof BackendErrorException backend && (backend.packet().errno() == 1213 || backend.packet().errno() == 1180);
+    }
+
+    /** Whether a write plan may reach more than one shard with these parameters (without drawing sequence values). */
+    private static boolean touchesSeveralShards(PlanNode node, StatementRequest request) {
+        Set<String> shards = new HashSet<>();
+        return collect(node, request, shards) || shards.size() > 1;
+    }
+
+    private static boolean collect(PlanNode node, StatementRequest request, Set<String> shards) {
+        if (node instanceof Route route) {
+            if (route.variant() == RouteVariant.ALL) {
+                return true;
+            }
+            shards.addAll(route.selection().shards(request.parameters()));
+            return false;
+        }
+        if (node instanceof InsertSplit split) {
+            return split.rows().size() > 1;
+        }
+        for (PlanNode input : node.inputs()) {
+            if (collect(input, request, shards)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ----- transactions -----
+
+    private void commitBranches() {
+        finishBranches(true);
+    }
+
+    private void rollbackBranches() {
+        finishBranches(false);
+    }
+
+    /** Commits or rolls back every branch (with XA when the transaction is one), then ends the transaction. */
+    private void finishBranches(boolean commit) {
+        Map<String, BackendConnection> held = awaitBranches();
+        XaTransactions.Global xa;
+        synchronized (this) {
+            xa = global;
+        }
+        try {
+            if (xa != null && !held.isEmpty()) {
+                if (commit) {
+                    xa.commit(held);
+                } else {
+                    xa.rollback(held);
+                }
+            } else if (xa == null) {
+                for (BackendConnection connection : held.values()) {
+                    join(connection.run(Command.QUERY, commit ? "COMMIT" : "ROLLBACK"));
+                }
+            }
+        } catch (RuntimeException e) {
+            endTransaction(held, true);
+            throw e;
+        }
+        endTransaction(held, false);
+    }
+
+    private void safeRollback() {
+        try {
+            rollbackBranches();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "rolling back a failed transaction failed", e);
+        }
+    }
+
+    /** The branch connections, once every response on them has ended; branches that failed to start are left out. */
+    private Map<String, BackendConnection> awaitBranches() {
+        Map<String, CompletableFuture<BackendConnection>> started;
+        synchronized (this) {
+            started = new LinkedHashMap<>(branches);
+        }
+        Map<String, BackendConnection> held = new LinkedHashMap<>();
+        for (Map.Entry<String, CompletableFuture<BackendConnection>> branch : started.entrySet()) {
+            BackendConnection connection;
+            try {
+                connection = branch.getValue().join();
+            } catch (RuntimeException e) {
+                continue;
+            }
+            ShardResultStream last;
+            synchronized (this) {
+                last = branchStreams.get(branch.getKey());
+            }
+            if (last != null) {
+                last.close();
+                last.awaitComplete();
+            }
+            held.put(branch.getKey(), connection);
+        }
+        return held;
+    }
+
+    /** Ends the transaction: branch connections go back to their pools (closed when {@code broken}). */
+    private void endTransaction(Map<String, BackendConnection> held, boolean broken) {
+        synchronized (this) {
+            open = false;
+            readOnly = false;
+            global = null;
+            branches.clear();
+            branchStreams.clear();
+            written.clear();
+        }
+        for (BackendConnection connection : held.values()) {
+            if (broken || !connection.isOpen()) {
+                connection.markUntracked();
+            }
+            connection.owner().release(connection);
+        }
+    }
+
+    private static <T> T join(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException runtime ? runtime : e;
+        }
+    }
+
+    // ----- the cursor -----
+
+    /** How one statement's plan reaches the shards. */
+    private final class Cursor implements ShardCursor {
+        private final StatementRequest request;
+        private final List<ShardResultStream> streams = new ArrayList<>();
+
+        Cursor(StatementRequest request) {
+            this.request = request;
+        }
+
+        @Override
+        public RowStream execute(ShardStatement statement) {
+            String shard = statement.shard();
+            ShardResultStream stream = new ShardResultStream(shard, this::handBack);
+            streams.add(stream);
+            String sql = request.ddl() && request.shardStatements().containsKey(shard) ? request.shardStatements().get(shard)
+                    : SqlParameters.inline(statement.sql(), statement.parameters());
+            connectionFor(statement, stream).whenComplete((connection, error) -> {
+                if (error != null) {
+                    stream.failBeforeStart(error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
+                    return;
+                }
+                stream.connection(connection);
+                byte[] text = sql.getBytes(StandardCharsets.UTF_8);
+                MySqlPacket packet = new MySqlPacket(0, Unpooled.buffer(1 + text.length).writeByte(Command.QUERY.code()).writeBytes(text));
+                try {
+                    connection.execute(packet, Command.QUERY, stream);
+                } catch (RuntimeException e) {
+                    stream.failBeforeStart(e);
+                }
+            });
+            return stream;
+        }
+
+        private CompletableFuture<BackendConnection> connectionFor(ShardStatement statement, ShardResultStream stream) {
+            String shard = statement.shard();
+            ShardBackends backends = deployment.shard(shard);
+            synchronized (ShardedSession.this) {
+                if (open) {
+                    return branch(shard, backends, stream);
+                }
+            }
+            if (statement.role() == Role.REPLICA && request.replicaAllowed() && !backends.replicas().isEmpty()) {
+                return replica(backends);
+            }
+            return bind(backends.primary());
+        }
+
+        private CompletableFuture<BackendConnection> branch(String shard, ShardBackends backends, ShardResultStream stream) {
+            if (request.write()) {
+                if (readOnly) {
+                    return CompletableFuture.failedFuture(new BackendErrorException(new io.shardgate.proxy.protocol.ErrPacket(1792,
+                            "25006", "Cannot execute statement in a READ ONLY transaction")));
+                }
+                if (!xaMode() && !written.isEmpty() && !written.contains(shard)) {
+                    return CompletableFuture.failedFuture(ErrorCode.CROSS_SHARD_TRANSACTION.exception(shard, String.join(", ", written)));
+                }
+                written.add(shard);
+            }
+            CompletableFuture<BackendConnection> branch = branches.get(shard);
+            ShardResultStream previous = branchStreams.put(shard, stream);
+            if (branch == null) {
+                XaTransactions.Global xa = global;
+                String start = readOnly ? "START TRANSACTION READ ONLY" : "START TRANSACTION";
+                branch = bind(backends.primary()).thenCompose(connection -> (xa != null ? xa.start(shard, connection)
+                        : connection.run(Command.QUERY, start)).handle((ok, error) -> {
+                    if (error != null) {
+                        connection.markUntracked();
+                        connection.owner().release(connection);
+                        throw error instanceof CompletionException e ? e : new CompletionException(error);
+                    }
+                    return connection;
+                }));
+                branches.put(shard, branch);
+                return branch;
+            }
+            if (previous != null && streams.contains(previous) && !previous.isComplete()) {
+                return CompletableFuture.failedFuture(ErrorCode.UNSUPPORTED.exception(
+                        "two statements on shard " + shard + " at once inside a transaction (a UNION or subquery over one sharded table)"));
+            }
+            CompletableFuture<Void> idle = previous == null ? CompletableFuture.completedFuture(null)
+                    : CompletableFuture.runAsync(previous::awaitComplete, deployment.workers());
+            return branch.thenCombine(idle, (connection, ok) -> connection).thenCompose(this::sync);
+        }
+
+        private CompletableFuture<BackendConnection> replica(ShardBackends backends) {
+            RoutingConfig routing = deployment.routing();
+            MariaDbGtidPosition mustHave;
+            synchronized (ShardedSession.this) {
+                mustHave = routing.causalReads() == RoutingConfig.CausalReads.OFF ? MariaDbGtidPosition.empty()
+                        : causal.getOrDefault(backends.shard(), MariaDbGtidPosition.empty());
+            }
+            ReplicaChoice choice = chooser.choose(backends, request.maxLagMs(), mustHave);
+            if (choice.replica().isEmpty()) {
+                if (routing.fallback() == RoutingConfig.Fallback.ERROR) {
+                    return CompletableFuture.failedFuture(ErrorCode.NO_FRESH_REPLICA.exception(backends.shard(), request.maxLagMs()));
+                }
+                return bind(backends.primary());
+            }
+            CompletableFuture<BackendConnection> bound = bind(choice.replica().get().pool());
+            if (choice.waitFor().isPresent()) {
+                long waitMs = Math.min(request.maxLagMs(), routing.causalWait().toMillis());
+                bound = bound.thenCompose(connection -> ReplicaCatchUp.caughtUp(connection, choice.waitFor().get(), waitMs)
+                        .thenCompose(ok -> {
+                            if (ok) {
+                                return CompletableFuture.completedFuture(connection);
+                            }
+                            connection.owner().release(connection);
+                            return bind(backends.primary());
+                        }));
+            }
+            return bound.exceptionallyCompose(error -> bind(backends.primary()));
+        }
+
+        /** A pooled connection in the session's schema, brought to its settings. */
+        private CompletableFuture<BackendConnection> bind(BackendPool pool) {
+            long shaping = SHAPING | (request.clientCapabilities() & CLIENT_SHAPING);
+            return pool.acquire(request.loop(), shaping, request.schema(), request.settings()).thenCompose(connection -> {
+                pool.countServed();
+                return sync(connection).handle((ok, error) -> {
+                    if (error != null) {
+                        connection.markUntracked();
+                        pool.release(connection);
+                        throw error instanceof CompletionException e ? e : new CompletionException(error);
+                    }
+                    return connection;
+                });
+            });
+        }
+
+        /** Brings a connection to the session's schema, settings and (when read) LAST_INSERT_ID(). */
+        private CompletableFuture<BackendConnection> sync(BackendConnection connection) {
+            CompletableFuture<Void> done = CompletableFuture.completedFuture(null);
+            if (!request.schema().isEmpty() && !request.schema().equals(connection.schema())) {
+                done = connection.run(Command.INIT_DB, request.schema()).thenRun(() -> connection.schema(request.schema()));
+            }
+            Optional<String> set = SettingsSync.statement(connection.settings(), request.settings());
+            String sql = set.orElse(null);
+            if (request.needsLastInsertId() && connection.lastInsertId() != request.lastInsertId()) {
+                String assign = "SESSION last_insert_id=" + Long.toUnsignedString(request.lastInsertId());
+                sql = sql == null ? "SET " + assign : sql + ", " + assign;
+            }
+            if (sql != null) {
+                String statement = sql;
+                done = done.thenCompose(ok -> connection.run(Command.QUERY, statement)).thenRun(() -> {
+                    connection.settings(request.settings());
+                    if (request.needsLastInsertId()) {
+                        connection.lastInsertId(request.lastInsertId());
+                    }
+                });
+            }
+            return done.thenApply(ok -> connection);
+        }
+
+        /** A stream's response has ended and its reader is done: its connection goes back, unless it is a branch. */
+        private void handBack(ShardResultStream stream) {
+            BackendConnection connection = stream.connection();
+            if (connection == null) {
+                return;
+            }
+            String gtid = stream.lastGtid();
+            if (gtid != null) {
+                noteCommit(stream.shard(), gtid);
+            }
+            synchronized (ShardedSession.this) {
+                CompletableFuture<BackendConnection> branch = branches.get(stream.shard());
+                if (branch != null && branch.isDone() && !branch.isCompletedExceptionally() && branch.join() == connection) {
+                    return;
+                }
+            }
+            if (!connection.isOpen()) {
+                connection.owner().discard(connection);
+            } else {
+                connection.owner().release(connection);
+            }
+        }
+
+        private void noteCommit(String shard, String gtid) {
+            try {
+                MariaDbGtid parsed = MariaDbGtid.parse(gtid);
+                MariaDbGtidPosition position;
+                synchronized (ShardedSession.this) {
+                    position = causal.getOrDefault(shard, MariaDbGtidPosition.empty()).with(parsed);
+                    causal.put(shard, position);
+                }
+                deployment.shard(shard).observeCommit(position, System.nanoTime());
+            } catch (IllegalArgumentException e) {
+                LOG.log(System.Logger.Level.DEBUG, "shard " + shard + " reported an unreadable GTID " + gtid);
+            }
+        }
+
+        /** The column definitions of the first shard result that has columns. */
+        List<ColumnDefinition> firstColumns() {
+            for (ShardResultStream stream : streams) {
+                List<ColumnDefinition> definitions = stream.definitions();
+                if (!definitions.isEmpty()) {
+                    return definitions;
+                }
+            }
+            return List.of();
+        }
+
+        void closeAll() {
+            for (ShardResultStream stream : streams) {
+                stream.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package io.shardgate.proxy.sharding;
+
+import io.shardgate.proxy.config.ShardgateConfig;
+import io.shardgate.proxy.routing.ShardBackends;
+import io.shardgate.router.schema.SchemaRules;
+import io.shardgate.router.schema.Sequence;
+import io.shardgate.router.schema.ShardingSchema;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Builds a sharded deployment from its config: the control plane to every shard primary, the
+ * global sequences (blocks from {@code _shardgate.sequences} on each sequence's shard, starting above
+ * the largest id already in the table on any shard), and XA: the coordinator, its decision log on
+ * {@code transactions.decision_shard}, and recovery, run once before the proxy serves and then every
+ * {@link #RECOVERY_INTERVAL}, which resolves branches a crashed proxy left prepared.
+ */
+public final class ShardingRuntime implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(ShardingRuntime.class.getName());
+    static final Duration RECOVERY_INTERVAL = Duration.ofSeconds(10);
+    /** A decision is kept this long after its transaction ended, far longer than any commit takes. */
+    private static final Duration DECISION_RETENTION = Duration.ofMinutes(10);
+
+    private final ControlPlane controlPlane;
+    private final SequenceAllocator sequences;
+    private final List<java.util.concurrent.ExecutorService> threads;
+    private final ShardedDeployment deployment;
+
+    private ShardingRuntime(ControlPlane controlPlane, SequenceAllocator sequences, List<java.util.concurrent.ExecutorService> threads,
+                            ShardedDeployment deployment) {
+        this.controlPlane = controlPlane;
+        this.sequences = sequences;
+        this.threads = threads;
+        this.deployment = deployment;
+    }
+
+    public static ShardingRuntime start(ShardgateConfig config, ShardingSchema schema, List<ShardBackends> shards) {
+        ControlPlane controlPlane = ControlPlane.of(config.shards(), config.backendUser());
+        ScheduledExecutorService recoveryLoop = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "shardgate-xa-recovery");
+            thread.setDaemon(true);
+            return thread;
+        });
+        java.util.concurrent.ExecutorService decisionWork = Executors.newCachedThreadPool(task -> {
+            Thread thread = new Thread(task, "shardgate-xa-decisions");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            SequenceAllocator sequences = SequenceAllocator.onShards(controlPlane::dataSource,
+                    sequence -> floor(controlPlane, schema, sequence), config.limits().sequenceBlock());
+            XaDecisionTable decisions = XaDecisionTable.on(controlPlane, config.transactions().decisionShard());
+            XaCoordinator coordinator = new XaCoordinator(decisions, decisionWork);
+            XaRecovery recovery = new XaRecovery(controlPlane, decisions, coordinator::inFlight, DECISION_RETENTION);
+            recover(recovery);
+            recoveryLoop.scheduleWithFixedDelay(() -> recover(recovery), RECOVERY_INTERVAL.toMillis(), RECOVERY_INTERVAL.toMillis(),
+                    TimeUnit.MILLISECONDS);
+            ShardedDeployment deployment = new ShardedDeployment(schema, shards, sequences,
+                    new CoordinatedXa(coordinator, new GlobalTransactionIds()), config.transactions(), config.routing(),
+                    config.limits().maxBufferedRows(), config.limits().maxClientConnections());
+            return new ShardingRuntime(controlPlane, sequences, List.of(recoveryLoop, decisionWork), deployment);
+        } catch (RuntimeException e) {
+            decisionWork.shutdownNow();
+            recoveryLoop.shutdownNow();
+            controlPlane.close();
+            throw e;
+        }
+    }
+
+    public ShardedDeployment deployment() {
+        return deployment;
+    }
+
+    private static void recover(XaRecovery recovery) {
+        try {
+            XaRecoverySummary summary = recovery.resolveAll();
+            if (summary.committed() == 0 && summary.rolledBack() == 0) {
+                LOG.log(System.Logger.Level.DEBUG, "XA recovery: " + summary);
+            } else {
+                LOG.log(System.Logger.Level.INFO, "XA recovery: " + summary);
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "XA recovery pass failed; the next one retries: " + e);
+        }
+    }
+
+    /** One above the largest value of the sequence's column on any shard, so a new sequence never repeats an id. */
+    private static long floor(ControlPlane controlPlane, ShardingSchema schema, Sequence sequence) {
+        String logical = schema.schemas().stream().filter(rules -> rules.sequences().contains(sequence)).map(SchemaRules::name)
+                .findFirst().orElseThrow(() -> new IllegalStateException("no schema has sequence " + sequence.name()));
+        String sql = "SELECT COALESCE(MAX(`" + sequence.column().replace("`", "``") + "`), 0) FROM `" + logical.replace("`", "``")
+                + "`.`" + sequence.table().replace("`", "``") + "`";
+        long max = 0;
+        for (String shard : controlPlane.shards()) {
+            DataSource source = controlPlane.dataSource(shard);
+            try (Connection connection = source.getConnection(); Statement statement = connection.createStatement();
+                 ResultSet rows = statement.executeQuery(sql)) {
+                if (rows.next()) {
+                    max = Math.max(max, rows.getLong(1));
+                }
+            } catch (SQLException e) {
+                if (e.getErrorCode() != 1146) { // a shard without the table yet has no ids
+                    throw new IllegalStateException("cannot read the largest " + sequence.name() + " on shard " + shard + ": "
+                            + e.getMessage(), e);
+                }
+            }
+        }
+        return max + 1;
+    }
+
+    @Override
+    public void close() {
+        deployment.close();
+        threads.forEach(java.util.concurrent.ExecutorService::shutdownNow);
+        sequences.close();
+        controlPlane.close();
+    }
+}

@@ -1,0 +1,119 @@
+package io.shardgate.proxy.sharding;
+
+import io.shardgate.router.error.PlanningError;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.time.temporal.TemporalAccessor;
+import java.util.List;
+
+/**
+ * Puts parameter values into a shard statement's SQL in place of its {@code ?} placeholders, as
+ * literals a server reads back to the same value: numbers as digits, strings as a utf8mb4 hex
+ * literal (immune to sql_mode NO_BACKSLASH_ESCAPES and to the connection's character set), byte
+ * arrays as a binary hex literal. Placeholders are found outside quoted strings, quoted
+ * identifiers and comments.
+ */
+final class SqlParameters {
+    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+    private SqlParameters() {
+    }
+
+    static String inline(String sql, List<Object> values) {
+        if (values.isEmpty()) {
+            return sql;
+        }
+        StringBuilder out = new StringBuilder(sql.length() + 16 * values.size());
+        int next = 0;
+        int length = sql.length();
+        for (int i = 0; i < length; i++) {
+            char c = sql.charAt(i);
+            if (c == '\'' || c == '"' || c == '`') {
+                int end = closing(sql, i, c);
+                out.append(sql, i, end);
+                i = end - 1;
+            } else if (c == '#' || (c == '-' && i + 2 < length && sql.charAt(i + 1) == '-' && Character.isWhitespace(sql.charAt(i + 2)))) {
+                int end = sql.indexOf('\n', i);
+                end = end < 0 ? length : end;
+                out.append(sql, i, end);
+                i = end - 1;
+            } else if (c == '/' && i + 1 < length && sql.charAt(i + 1) == '*' && !(i + 2 < length && sql.charAt(i + 2) == '!')) {
+                int end = sql.indexOf("*/", i + 2);
+                end = end < 0 ? length : end + 2;
+                out.append(sql, i, end);
+                i = end - 1;
+            } else if (c == '?') {
+                if (next >= values.size()) {
+                    throw PlanningError.WRONG_PARAMETER_COUNT.exception(values.size(), next + 1);
+                }
+                literal(out, values.get(next++));
+            } else {
+                out.append(c);
+            }
+        }
+        if (next != values.size()) {
+            throw PlanningError.WRONG_PARAMETER_COUNT.exception(next, values.size());
+        }
+        return out.toString();
+    }
+
+    /** The index just past the quote closing the one at {@code start}. */
+    private static int closing(String sql, int start, char quote) {
+        int i = start + 1;
+        while (i < sql.length()) {
+            char c = sql.charAt(i);
+            if (c == '\\' && quote != '`') {
+                i += 2;
+                continue;
+            }
+            if (c == quote) {
+                if (i + 1 < sql.length() && sql.charAt(i + 1) == quote) {
+                    i += 2;
+                    continue;
+                }
+                return i + 1;
+            }
+            i++;
+        }
+        return sql.length();
+    }
+
+    static void literal(StringBuilder out, Object value) {
+        if (value == null) {
+            out.append("NULL");
+        } else if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte
+                || value instanceof BigInteger) {
+            out.append(value);
+        } else if (value instanceof BigDecimal decimal) {
+            out.append(decimal.toPlainString());
+        } else if (value instanceof Double || value instanceof Float) {
+            double d = ((Number) value).doubleValue();
+            if (!Double.isFinite(d)) {
+                throw PlanningError.UNSUPPORTED.exception("a non-finite floating point parameter (" + d + ")");
+            }
+            // Scientific notation keeps the value a DOUBLE literal, as the client bound it.
+            String text = Double.toString(d);
+            out.append(text);
+            if (text.indexOf('E') < 0) {
+                out.append("e0");
+            }
+        } else if (value instanceof Boolean bool) {
+            out.append(bool ? '1' : '0');
+        } else if (value instanceof byte[] bytes) {
+            hex(out.append("X'"), bytes).append('\'');
+        } else if (value instanceof TemporalAccessor) {
+            hex(out.append("_utf8mb4 X'"), value.toString().replace('T', ' ').getBytes(StandardCharsets.UTF_8)).append('\'');
+        } else {
+            hex(out.append("_utf8mb4 X'"), value.toString().getBytes(StandardCharsets.UTF_8)).append('\'');
+        }
+    }
+
+    private static StringBuilder hex(StringBuilder out, byte[] bytes) {
+        for (byte b : bytes) {
+            out.append(HEX[(b >> 4) & 0xF]).append(HEX[b & 0xF]);
+        }
+        return out;
+    }
+}

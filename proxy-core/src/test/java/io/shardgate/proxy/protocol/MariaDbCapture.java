@@ -1,0 +1,117 @@
+package io.shardgate.proxy.protocol;
+
+import io.netty.buffer.Unpooled;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * A result set captured from MariaDB 10.11.19 (Debian 12's mariadbd, scratch server, connection
+ * charset utf8mb4_general_ci), once through COM_QUERY (text rows) and once through COM_STMT_PREPARE
+ * and COM_STMT_EXECUTE (binary rows) of {@code select * from a}, with a raw-socket client that
+ * printed each payload in hex. The table:
+ * <pre>
+ * create table a (ti tinyint, tiu tinyint unsigned, si smallint, siu smallint unsigned, mi mediumint,
+ *   miu mediumint unsigned, i int, iu int unsigned, bi bigint, biu bigint unsigned, y year, f float,
+ *   d double, dc decimal(10,3), dt date, dtt datetime, dtt6 datetime(6), ts timestamp null, tm time,
+ *   tm6 time(6), b bit(10), vc varchar(10), vb varbinary(10), bl blob, tx text, e enum('x','yy'),
+ *   st set('a','b'), js json, l1 varchar(10) character set latin1, z int(5) zerofill,
+ *   zd decimal(6,2) zerofill, zf double zerofill, fd double(8,3), ff float(8,2));
+ * insert into a values (-128, 255, -32768, 65535, -8388608, 16777215, -2147483648, 4294967295,
+ *   -9223372036854775808, 18446744073709551615, 2024, 0.1, -1.5e-7, -12.500, '2024-01-02',
+ *   '2024-01-02 03:04:05', '2024-01-02 03:04:05.123000', '2024-01-02 00:00:00', '-838:59:59',
+ *   '-25:00:01.000500', b'1010000001', 'héllo', 0x00ff, 0x0102, 'tëxt', 'yy', 'a,b', '{"k": 1}', 'é',
+ *   42, 1.5, 2.5, 1.0005, 0.125);
+ * -- with sql_mode='': zero dates, then a day 0, midnight, a whole second and a negative fraction
+ * insert into a (dt, dtt, dtt6, ts, tm, tm6) values ('0000-00-00', '0000-00-00 00:00:00',
+ *   '0000-00-00 00:00:00', '0000-00-00 00:00:00', '00:00:00', '00:00:00.000000');
+ * insert into a (dt, dtt, dtt6, tm, tm6) values ('2024-02-00', '2024-01-02 00:00:00',
+ *   '2024-01-02 03:04:05', '26:03:04', '-00:00:00.5');
+ * insert into a (ti) values (null);
+ * </pre>
+ * The latin1 column arrives as utf8mb4 (45): the server converts it to the connection charset.
+ */
+final class MariaDbCapture {
+    /** Column names, in order. */
+    static final List<String> NAMES = List.of("ti", "tiu", "si", "siu", "mi", "miu", "i", "iu", "bi",
+            "biu", "y", "f", "d", "dc", "dt", "dtt", "dtt6", "ts", "tm", "tm6", "b", "vc", "vb", "bl", "tx", "e", "st",
+            "js", "l1", "z", "zd", "zf", "fd", "ff");
+
+    /** The column definition payloads, one per column. */
+    static final List<String> COLUMN_DEFINITIONS = List.of(
+            "036465660174016101610274690274690c3f0004000000010000000000",
+            "0364656601740161016103746975037469750c3f0003000000012000000000",
+            "036465660174016101610273690273690c3f0006000000020000000000",
+            "0364656601740161016103736975037369750c3f0005000000022000000000",
+            "03646566017401610161026d69026d690c3f0009000000090000000000",
+            "03646566017401610161036d6975036d69750c3f0008000000092000000000",
+            "03646566017401610161016901690c3f000b000000030000000000",
+            "036465660174016101610269750269750c3f000a000000032000000000",
+            "036465660174016101610262690262690c3f0014000000080000000000",
+            "0364656601740161016103626975036269750c3f0014000000082000000000",
+            "03646566017401610161017901790c3f00040000000d6000000000",
+            "03646566017401610161016601660c3f000c0000000400001f0000",
+            "03646566017401610161016401640c3f00160000000500001f0000",
+            "036465660174016101610264630264630c3f000c000000f60000030000",
+            "036465660174016101610264740264740c3f000a0000000a8000000000",
+            "0364656601740161016103647474036474740c3f00130000000c8000000000",
+            "03646566017401610161046474743604647474360c3f001a0000000c8000060000",
+            "036465660174016101610274730274730c3f001300000007a000000000",
+            "0364656601740161016102746d02746d0c3f000a0000000b8000000000",
+            "0364656601740161016103746d3603746d360c3f00110000000b8000060000",
+            "03646566017401610161016201620c3f000a000000102000000000",
+            "036465660174016101610276630276630c2d0028000000fd0000000000",
+            "036465660174016101610276620276620c3f000a000000fd8000000000",
+            "0364656601740161016102626c02626c0c3f00ffff0000fc9000000000",
+            "036465660174016101610274780274780c2d00fcff0300fc1000000000",
+            "03646566017401610161016501650c2d0008000000fe0001000000",
+            "036465660174016101610273740273740c2d000c000000fe0008000000",
+            "03646566017401610161026a73026a730c2d00fffffffffc9000000000",
+            "03646566017401610161026c31026c310c2d0028000000fd0000000000",
+            "03646566017401610161017a017a0c3f0005000000036000000000",
+            "03646566017401610161027a64027a640c3f0007000000f66000020000",
+            "03646566017401610161027a66027a660c3f00160000000560001f0000",
+            "036465660174016101610266640266640c3f0008000000050000030000",
+            "036465660174016101610266660266660c3f0008000000040000020000");
+
+    /** The four text rows. */
+    static final List<String> TEXT_ROWS = List.of(
+            """
+                    042d31323803323535062d3332373638053635353335082d383338383630380831363737373231350b2d323134373438
+                    333634380a34323934393637323935142d39323233333732303336383534373735383038143138343436373434303733
+                    373039353531363135043230323403302e310b2d302e3030303030303135072d31322e3530300a323032342d30312d30
+                    3213323032342d30312d30322030333a30343a30351a323032342d30312d30322030333a30343a30352e313233303030
+                    13323032342d30312d30322030303a30303a30300a2d3833383a35393a3539102d32353a30303a30312e303030353030
+                    0202810668c3a96c6c6f0200ff0201020574c3ab787402797903612c62087b226b223a20317d02c3a905303030343207
+                    303030312e35301630303030303030303030303030303030303030322e3505312e30303004302e3132""",
+            """
+                    fbfbfbfbfbfbfbfbfbfbfbfbfbfb0a303030302d30302d303013303030302d30302d30302030303a30303a30301a3030
+                    30302d30302d30302030303a30303a30302e30303030303013303030302d30302d30302030303a30303a30300830303a
+                    30303a30300f30303a30303a30302e303030303030fbfbfbfbfbfbfbfbfbfbfbfbfbfb""",
+            """
+                    fbfbfbfbfbfbfbfbfbfbfbfbfbfb0a323032342d30322d303013323032342d30312d30322030303a30303a30301a3230
+                    32342d30312d30322030333a30343a30352e303030303030fb0832363a30333a3034102d30303a30303a30302e353030
+                    303030fbfbfbfbfbfbfbfbfbfbfbfbfbfb""",
+            "fbfbfbfbfbfbfbfbfbfbfbfbfbfbfbfbfbfbfbfbfbfbfbfbfbfbfbfbfbfbfbfbfbfb");
+
+    /** The four binary rows. */
+    static final List<String> BINARY_ROWS = List.of(
+            """
+                    00000000000080ff0080ffff000080ffffffff0000000080ffffffff0000000000000080ffffffffffffffffe807cdcc
+                    cc3d76830df4f52184be072d31322e35303004e807010207e80701020304050be807010203040578e0010004e8070102
+                    080122000000163b3b0c0101000000010001f40100000202810668c3a96c6c6f0200ff0201020574c3ab787402797903
+                    612c62087b226b223a20317d02c3a92a00000007303030312e35300000000000000440000000000000f03f8fc2f53d""",
+            "00fcffc0ff0f000000000000",
+            "00fcffc8ff0f04e807020004e807010207e80701020304050800010000000203040c010000000000000020a10700",
+            "00fcffffff0f");
+
+    private MariaDbCapture() {
+    }
+
+    static List<ColumnDefinition> columns() {
+        return COLUMN_DEFINITIONS.stream().map(hex -> ColumnDefinition.parse(Unpooled.wrappedBuffer(bytes(hex)))).toList();
+    }
+
+    static byte[] bytes(String hex) {
+        return HexFormat.of().parseHex(hex.replaceAll("\\s", ""));
+    }
+}
