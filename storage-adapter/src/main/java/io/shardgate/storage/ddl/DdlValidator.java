@@ -29,9 +29,13 @@ import static java.util.Objects.requireNonNull;
  * shard. Pure: no I/O, no state; one instance serves every session.
  *
  * <ul>
+ *   <li>Executable comments the server would run are read as part of the statement
+ *       ({@link ExecutableComments}).</li>
  *   <li>CREATE TABLE, ALTER TABLE and CREATE INDEX: foreign keys (inline REFERENCES too),
- *       FULLTEXT and spatial types are refused where the engine lacks them; table options are
- *       checked by {@link TableOptionCheck}.</li>
+ *       FULLTEXT and spatial types are refused where the engine lacks them.</li>
+ *   <li>CREATE and ALTER TABLE: an ENGINE= naming InnoDB or RocksDB becomes the shard's engine,
+ *       any other engine is refused ({@link EngineClauses}); the other table options are then
+ *       checked against the shard's engine by {@link TableOptionCheck}.</li>
  *   <li>ALTER TABLE and CREATE INDEX: the least blocking ALGORITHM/LOCK the engine allows is
  *       added where the statement names none; these and DROP INDEX (which takes no clauses) are
  *       refused when they would block writes, unless {@code allowBlockingDdl} (see
@@ -40,7 +44,8 @@ import static java.util.Objects.requireNonNull;
  *   <li>Anything else is accepted unchanged. A statement the parser cannot read is refused, so
  *       that it runs on all shards or none.</li>
  * </ul>
- * The statement sent is always the client's own text, with clauses appended at most.
+ * The statement sent is always the client's own text, with ENGINE= values replaced and clauses
+ * appended at most.
  */
 public final class DdlValidator {
     private static final List<String> PAGE_COMPRESSION_ALGORITHMS =
@@ -63,8 +68,9 @@ public final class DdlValidator {
         SQLStatement statement;
         MariaDbDialect.Normalized normalized;
         try {
-            tokens = SqlTokens.of(sql);
-            normalized = MariaDbDialect.normalize(sql, tokens);
+            String opened = ExecutableComments.open(sql, capabilities.serverVersion());
+            tokens = SqlTokens.of(opened);
+            normalized = MariaDbDialect.normalize(opened, tokens);
             List<SQLStatement> statements = new MySqlStatementParser(normalized.parseable()).parseStatementList();
             if (statements.size() != 1) {
                 return notUnderstood(capabilities, shard, "expected one statement, found " + statements.size());
@@ -75,30 +81,39 @@ public final class DdlValidator {
         }
         if (statement instanceof SQLCreateTableStatement create) {
             TableOptions options = TableOptions.of(create.getTableOptions(), normalized.tableOptions());
-            return features(statement, capabilities, shard)
-                    .or(() -> TableOptionCheck.check(options, capabilities, shard))
-                    .map(DdlVerdict.class::cast)
-                    .orElse(new DdlVerdict.Accepted(sql, false));
-        }
-        if (statement instanceof SQLAlterTableStatement alter) {
-            TableOptions options = TableOptions.of(alter.getTableOptions(), normalized.tableOptions());
-            Optional<DdlVerdict.Refused> refused = features(statement, capabilities, shard)
-                    .or(() -> TableOptionCheck.check(options, capabilities, shard));
+            Optional<DdlVerdict.Refused> refused = features(statement, capabilities, shard);
             if (refused.isPresent()) {
                 return refused.get();
             }
-            return online(sql, tokens, AlterClassifier.alter(alter, options, capabilities.engine()), capabilities,
-                    shard, allowBlockingDdl);
+            EngineClauses.Resolution engine = EngineClauses.resolve(sql, tokens, options, capabilities, shard);
+            return engine.refusal().or(() -> TableOptionCheck.check(engine.options(), capabilities, shard))
+                    .map(DdlVerdict.class::cast)
+                    .orElseGet(() -> accepted(sql, engine.edits()));
+        }
+        if (statement instanceof SQLAlterTableStatement alter) {
+            TableOptions options = TableOptions.of(alter.getTableOptions(), normalized.tableOptions());
+            Optional<DdlVerdict.Refused> refused = features(statement, capabilities, shard);
+            if (refused.isPresent()) {
+                return refused.get();
+            }
+            EngineClauses.Resolution engine = EngineClauses.resolve(sql, tokens, options, capabilities, shard);
+            refused = engine.refusal().or(() -> TableOptionCheck.check(engine.options(), capabilities, shard));
+            if (refused.isPresent()) {
+                return refused.get();
+            }
+            return online(sql, tokens, engine.edits(), AlterClassifier.alter(alter, engine.options(), capabilities.engine()),
+                    capabilities, shard, allowBlockingDdl);
         }
         if (statement instanceof SQLCreateIndexStatement create) {
             Optional<DdlVerdict.Refused> refused = features(statement, capabilities, shard);
             if (refused.isPresent()) {
                 return refused.get();
             }
-            return online(sql, tokens, AlterClassifier.createIndex(create), capabilities, shard, allowBlockingDdl);
+            return online(sql, tokens, List.of(), AlterClassifier.createIndex(create), capabilities, shard,
+                    allowBlockingDdl);
         }
         if (statement instanceof SQLDropIndexStatement drop) {
-            return online(sql, tokens, AlterClassifier.dropIndex(drop), capabilities, shard, allowBlockingDdl);
+            return online(sql, tokens, List.of(), AlterClassifier.dropIndex(drop), capabilities, shard, allowBlockingDdl);
         }
         if (statement instanceof SQLSetStatement set) {
             return compressionSetting(set, capabilities, shard).map(DdlVerdict.class::cast)
@@ -148,10 +163,13 @@ public final class DdlValidator {
         return Optional.empty();
     }
 
-    private static DdlVerdict online(String sql, List<SqlToken> tokens, AlterRequest request,
+    /**
+     * @param edits what to change in the statement before any clause is added (ENGINE= values)
+     */
+    private static DdlVerdict online(String sql, List<SqlToken> tokens, List<TextEdit> edits, AlterRequest request,
                                      EngineCapabilities capabilities, String shard, boolean allowBlockingDdl) {
         if (request.operations().isEmpty()) {
-            return new DdlVerdict.Accepted(sql, false);
+            return accepted(sql, edits);
         }
         OnlineDdlRule rule = capabilities.onlineDdl().leastBlocking(request.operations());
         OnlineDdlDecision.Outcome outcome = OnlineDdlDecision.decide(rule, request, allowBlockingDdl);
@@ -160,14 +178,19 @@ public final class DdlValidator {
             return DdlVerdict.Refused.of(refusal.code(), shard, capabilities.engine(), refusal.clause(), refusal.detail());
         }
         if (outcome.clauses().isEmpty() || request.separator().isEmpty()) {
-            return new DdlVerdict.Accepted(sql, false);
+            return accepted(sql, edits);
         }
-        int at = SqlTokens.endOfStatement(sql, tokens);
         StringBuilder added = new StringBuilder();
         for (String clause : outcome.clauses()) {
             added.append(request.separator().get()).append(clause);
         }
-        return new DdlVerdict.Accepted(sql.substring(0, at) + added + sql.substring(at), true);
+        List<TextEdit> all = new ArrayList<>(edits);
+        all.add(TextEdit.insert(SqlTokens.endOfStatement(sql, tokens), added.toString()));
+        return accepted(sql, all);
+    }
+
+    private static DdlVerdict.Accepted accepted(String sql, List<TextEdit> edits) {
+        return new DdlVerdict.Accepted(TextEdit.apply(sql, edits), !edits.isEmpty());
     }
 
     /** SET GLOBAL innodb_compression_algorithm = x, where x's provider is not loaded. */

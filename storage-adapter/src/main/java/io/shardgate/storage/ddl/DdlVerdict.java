@@ -10,8 +10,9 @@ public sealed interface DdlVerdict permits DdlVerdict.Accepted, DdlVerdict.Refus
     /**
      * Send {@code sql} to the shard.
      *
-     * @param sql       the statement as given, or with ALGORITHM/LOCK clauses added
-     * @param rewritten whether clauses were added
+     * @param sql       the statement as given, or with its ENGINE= values replaced by the shard's engine
+     *                  and ALGORITHM/LOCK clauses added
+     * @param rewritten whether it differs from the statement as given
      */
     record Accepted(String sql, boolean rewritten) implements DdlVerdict {
         public Accepted {

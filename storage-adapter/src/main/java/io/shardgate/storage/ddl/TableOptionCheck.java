@@ -6,9 +6,8 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * Checks table options against the shard's engine:
+ * Checks table options against the shard's engine (ENGINE= itself is {@link EngineClauses}'):
  * <ul>
- *   <li>an ENGINE other than the shard's is refused;</li>
  *   <li>where ROW_FORMAT, KEY_BLOCK_SIZE and page compression have no effect (MyRocks) they are refused;</li>
  *   <li>otherwise (InnoDB): KEY_BLOCK_SIZE must be 0 or a valid size for the page size; row
  *       compression and page compression exclude each other; row compression needs
@@ -21,12 +20,6 @@ final class TableOptionCheck {
     }
 
     static Optional<DdlVerdict.Refused> check(TableOptions options, EngineCapabilities capabilities, String shard) {
-        var engine = capabilities.engine();
-        Optional<String> named = options.get("ENGINE");
-        if (named.isPresent() && !named.get().equalsIgnoreCase(engine.serverName())) {
-            return refuse(DdlRefusal.ENGINE_MISMATCH, capabilities, shard, options.clause("ENGINE"),
-                    "leave ENGINE= out or name " + engine.serverName());
-        }
         var schema = capabilities.schema();
         if (!schema.rowFormatOptions()) {
             for (String name : new String[]{"ROW_FORMAT", "KEY_BLOCK_SIZE", "PAGE_COMPRESSED", "PAGE_COMPRESSION_LEVEL"}) {

@@ -43,6 +43,16 @@ record TableOptions(Map<String, String> values) {
         return values.containsKey(name);
     }
 
+    /** These options with {@code name}, if present, set to {@code value}. */
+    TableOptions with(String name, String value) {
+        if (!has(name)) {
+            return this;
+        }
+        Map<String, String> changed = new LinkedHashMap<>(values);
+        changed.put(name, value);
+        return new TableOptions(changed);
+    }
+
     /** {@code NAME=value} as written back for messages. */
     String clause(String name) {
         return name + "=" + values.get(name);

@@ -14,8 +14,12 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
-/** What the golden cases do not show: capabilities other than the two fixtures', and the fan-out. */
+/**
+ * What the golden cases do not show: capabilities other than the two fixtures' (server version
+ * included), and the fan-out.
+ */
 class DdlValidatorTest {
     private static final EngineCapabilities INNODB = InnoDbCapabilities.from(FactsFixture.load(FactsFixture.PLAIN));
     private static final EngineCapabilities ROCKSDB = MyRocksCapabilities.from(FactsFixture.load(FactsFixture.ROCKSDB_LZ4));
@@ -78,6 +82,48 @@ class DdlValidatorTest {
         assertThatThrownBy(allowed::firstRefusal).hasMessage("accepted on every shard");
         assertThatThrownBy(() -> validator.validateAll("SELECT 1", Map.of(), false))
                 .hasMessage("no shards to check the statement against");
+    }
+
+    @Test
+    void engineClausesBecomeEachShardsEngine() {
+        Map<String, EngineCapabilities> shards = new LinkedHashMap<>();
+        shards.put("s0", INNODB);
+        shards.put("s1", ROCKSDB);
+
+        String dump = "CREATE TABLE orders (id BIGINT PRIMARY KEY) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4";
+        assertThat(validator.validateAll(dump, shards, false).statements()).containsExactly(
+                Map.entry("s0", dump),
+                Map.entry("s1", "CREATE TABLE orders (id BIGINT PRIMARY KEY) ENGINE=ROCKSDB DEFAULT CHARSET=utf8mb4"));
+        assertThat(validator.validate(dump, INNODB, "s0", false)).isEqualTo(new DdlVerdict.Accepted(dump, false));
+        assertThat(validator.validate(dump, ROCKSDB, "s1", false)).isEqualTo(new DdlVerdict.Accepted(
+                "CREATE TABLE orders (id BIGINT PRIMARY KEY) ENGINE=ROCKSDB DEFAULT CHARSET=utf8mb4", true));
+
+        String sysbench = "CREATE TABLE sbtest1(id INTEGER NOT NULL AUTO_INCREMENT, PRIMARY KEY (id)) /*! ENGINE = innodb */";
+        assertThat(validator.validateAll(sysbench, shards, false).statements()).containsExactly(
+                Map.entry("s0", sysbench),
+                Map.entry("s1", "CREATE TABLE sbtest1(id INTEGER NOT NULL AUTO_INCREMENT, PRIMARY KEY (id)) /*! ENGINE = ROCKSDB */"));
+
+        DdlFanOut memory = validator.validateAll("CREATE TABLE m (id INT PRIMARY KEY) ENGINE=MEMORY", shards, false);
+        assertThat(memory.refusals()).extracting(DdlVerdict.Refused::code, DdlVerdict.Refused::shard, DdlVerdict.Refused::clause)
+                .containsExactly(tuple(DdlRefusal.ENGINE_MISMATCH, "s0", "ENGINE=MEMORY"),
+                        tuple(DdlRefusal.ENGINE_MISMATCH, "s1", "ENGINE=MEMORY"));
+        assertThat(memory.firstRefusal().message()).isEqualTo(
+                "Shard s0 runs InnoDB; ENGINE=MEMORY would put the table in another engine: leave ENGINE= out or name InnoDB");
+    }
+
+    @Test
+    void executableCommentsFollowTheServersVersion() {
+        String sql = "CREATE TABLE z (id INT PRIMARY KEY) /*M!100600 ENGINE=MEMORY */";
+        assertThat(validator.validate(sql, withVersion(INNODB, "10.5.27-MariaDB"), "s0", false))
+                .isEqualTo(new DdlVerdict.Accepted(sql, false));
+        assertThat(validator.validate(sql, INNODB, "s0", false)).isInstanceOf(DdlVerdict.Refused.class);
+        assertThat(validator.validate(sql, withVersion(INNODB, "unknown"), "s0", false))
+                .as("an unreadable version runs every versioned comment").isInstanceOf(DdlVerdict.Refused.class);
+    }
+
+    private static EngineCapabilities withVersion(EngineCapabilities capabilities, String version) {
+        return new EngineCapabilities(capabilities.engine(), version, capabilities.transactions(), capabilities.schema(),
+                capabilities.compression(), capabilities.onlineDdl(), capabilities.columnFamilies());
     }
 
     @Test
