@@ -36,6 +36,9 @@ public final class BenchCommand {
         if (!args.isEmpty() && args.get(0).equals("apply")) {
             return new ApplyBench().run(args.subList(1, args.size()), out, err);
         }
+        if (!args.isEmpty() && args.get(0).equals("shards")) {
+            return new ShardBench(out, err).run(args.subList(1, args.size()));
+        }
         if (!args.isEmpty() && args.get(0).equals("split")) {
             return new SplitBench(out, err).run(args.subList(1, args.size()));
         }

@@ -403,33 +403,42 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
      */
     private boolean shardedQuery(MySqlPacket packet, String sql, Classification classification, java.util.Map<String, String> perShard) {
         if (classification.statementClass() == StatementClass.TRANSACTION) {
-            ShardedCommands.TransactionAction action = ShardedCommands.transactionAction(classification, sharded.sharded().inTransaction());
-            if (action == ShardedCommands.TransactionAction.FORWARD) {
-                return false;
-            }
-            if (action == ShardedCommands.TransactionAction.COMMIT_THEN_FORWARD) {
-                // SET autocommit=1 commits the open transaction, then the setting itself runs as usual.
-                busy = true;
-                sharded.transaction(action).whenComplete((ok, error) -> onLoop(() -> {
-                    if (error != null) {
-                        packet.release();
-                        finishSharded(null, error);
-                        return;
-                    }
-                    session.status(sharded.sharded().status(ShardedCommands.autocommit(session)));
-                    forward(QueryRewriter.rewrite(packet, sql, connectionId), new Pending(Command.QUERY, classification, null, false, 0, null));
-                }));
-                return true;
-            }
-            packet.release();
-            runSharded(sharded.transaction(action));
-            return true;
+            return shardedTransaction(packet, classification, () -> forward(QueryRewriter.rewrite(packet, sql, connectionId),
+                    new Pending(Command.QUERY, classification, null, false, 0, null)));
         }
         if (!ShardedCommands.planned(classification)) {
             return false;
         }
         packet.release();
         runSharded(sharded.query(session, QueryRewriter.rewrite(sql, connectionId), classification, perShard));
+        return true;
+    }
+
+    /**
+     * A transaction statement in a sharded deployment, as a query or a prepared statement: BEGIN,
+     * COMMIT and ROLLBACK act on the session's shard branches; SET autocommit=1 commits them and then
+     * runs as usual ({@code forwardIt}). False when the statement runs the usual way instead.
+     */
+    private boolean shardedTransaction(MySqlPacket packet, Classification classification, Runnable forwardIt) {
+        ShardedCommands.TransactionAction action = ShardedCommands.transactionAction(classification, sharded.sharded().inTransaction());
+        if (action == ShardedCommands.TransactionAction.FORWARD) {
+            return false;
+        }
+        if (action == ShardedCommands.TransactionAction.COMMIT_THEN_FORWARD) {
+            busy = true;
+            sharded.transaction(action).whenComplete((ok, error) -> onLoop(() -> {
+                if (error != null) {
+                    packet.release();
+                    finishSharded(null, error);
+                    return;
+                }
+                session.status(sharded.sharded().status(ShardedCommands.autocommit(session)));
+                forwardIt.run();
+            }));
+            return true;
+        }
+        packet.release();
+        runSharded(sharded.transaction(action));
         return true;
     }
 
@@ -600,6 +609,13 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         if (sharded != null && ShardedCommands.planned(statement.classification())) {
             shardedStatementCommand(packet, command, statement);
             return;
+        }
+        if (sharded != null && command == Command.STMT_EXECUTE && statement.classification().statementClass() == StatementClass.TRANSACTION) {
+            MySqlPacket execute = packet;
+            if (shardedTransaction(packet, statement.classification(), () -> forward(execute, new Pending(command,
+                    statement.classification(), statement, false, 0, null)))) {
+                return;
+            }
         }
         if (command == Command.STMT_FETCH && !session.cursors().contains(statement.id())) {
             packet.release();
