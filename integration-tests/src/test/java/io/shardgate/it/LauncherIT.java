@@ -108,6 +108,15 @@ class LauncherIT {
         assertThat(cli.waitFor(30, TimeUnit.SECONDS)).isTrue();
         // A read: s0's replica (server_id 2) answers it, or the primary (1) while the replica's lag is not measured yet.
         assertThat(answer).matches("[12]\t42\n");
+        // The demo schema is sharded: rows spread over both shards, and a scatter query sees all of them.
+        Process sharded = new ProcessBuilder("mariadb", "-h127.0.0.1", "-P" + proxyPort, "-uapp", "-papp", "--batch",
+                "--skip-column-names", "shop", "-e", "INSERT INTO customers (id, name) VALUES (1, 'Ada'), (2, 'Grace'), (3, 'Linus'),"
+                + " (4, 'Barbara'); SELECT COUNT(*), SUM(id) FROM customers; SELECT COUNT(*) FROM customers PARTITION (s1)")
+                .redirectErrorStream(true).start();
+        String shardedAnswer = new String(sharded.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(sharded.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        // docs/sharding.md: ids 1 and 4 hash into s1's range, 2 and 3 into s0's.
+        assertThat(shardedAnswer).isEqualTo("4\t10\n2\n");
         for (long pid : pids) {
             assertThat(commandLine(pid)).contains("mariadbd").contains(topologyDir);
         }

@@ -24,6 +24,7 @@ import java.util.concurrent.CountDownLatch;
  * then stops every server it started.
  */
 public final class DemoCommand {
+    private static final String[] KEY_RANGES = {"-80", "80-"};
     private final PrintStream out;
     private final PrintStream err;
 
@@ -65,6 +66,9 @@ public final class DemoCommand {
             out.println("Demo stopped; every server it started has exited.");
             stopped.countDown();
         }, "shardgate-demo-stop"));
+        for (Shard shard : topology.shards()) {
+            shard.primary().execute(SHOP_DDL);
+        }
         Path config = writeConfig(topology, port, adminPort);
         out.printf("Topology up in %.1f s (%s):%n", (System.nanoTime() - started) / 1e9, topology.launcherDescription());
         for (Shard shard : topology.shards()) {
@@ -80,7 +84,14 @@ public final class DemoCommand {
         }
         out.println("Shardgate listening on 127.0.0.1:" + proxy[0].port() + ", admin API on 127.0.0.1:"
                 + proxy[0].adminPort() + " (token change-me)");
-        out.println("Connect: mariadb -h127.0.0.1 -P" + proxy[0].port() + " -uapp -papp");
+        out.println("Connect: mariadb -h127.0.0.1 -P" + proxy[0].port() + " -uapp -papp shop");
+        out.println("Schema shop: customers (sharded by id), orders (sharded by customer_id, id from a global sequence),");
+        out.println("countries (a copy on every shard). Try:");
+        out.println("  INSERT INTO customers (id, name) VALUES (1, 'Ada'), (2, 'Grace'), (3, 'Linus'), (4, 'Barbara');");
+        out.println("  INSERT INTO orders (customer_id, amount) VALUES (1, 10.50), (2, 7.25), (4, 3.00);");
+        out.println("  SELECT * FROM customers PARTITION (s1);   -- the rows on shard s1 only");
+        out.println("  SELECT customer_id, SUM(amount) FROM orders GROUP BY customer_id ORDER BY 2 DESC;");
+        out.println("  EXPLAIN SHARDGATE SELECT * FROM orders WHERE customer_id = 4;");
         out.println("Ready. Press Ctrl-C to stop.");
         out.flush();
         try {
@@ -96,6 +107,15 @@ public final class DemoCommand {
                 node.address(), node.serverId(), node.pid());
     }
 
+    /** The demo schema, created on every shard's primary before the proxy starts. */
+    private static final String[] SHOP_DDL = {
+        "CREATE DATABASE shop",
+        "CREATE TABLE shop.customers (id BIGINT PRIMARY KEY, name VARCHAR(64) NOT NULL)",
+        "CREATE TABLE shop.orders (id BIGINT PRIMARY KEY, customer_id BIGINT NOT NULL, amount DECIMAL(10,2) NOT NULL,"
+                + " KEY (customer_id))",
+        "CREATE TABLE shop.countries (code CHAR(2) PRIMARY KEY, name VARCHAR(64) NOT NULL)"
+    };
+
     private static Path writeConfig(Topology topology, int port, int adminPort) {
         StringBuilder yaml = new StringBuilder()
                 .append("listen: { host: 127.0.0.1, port: ").append(port).append(" }\n")
@@ -104,8 +124,11 @@ public final class DemoCommand {
                 .append("backend_user: { name: ").append(topology.accounts().user())
                 .append(", password: \"").append(topology.accounts().password()).append("\" }\n")
                 .append("shards:\n");
-        for (Shard shard : topology.shards()) {
+        List<Shard> shards = topology.shards();
+        for (int s = 0; s < shards.size(); s++) {
+            Shard shard = shards.get(s);
             yaml.append("  - name: ").append(shard.name()).append('\n')
+                    .append("    key_range: \"").append(KEY_RANGES[s]).append("\"\n")
                     .append("    engine: ").append(shard.engine().configName()).append('\n')
                     .append("    primary: ").append(shard.primary().address()).append('\n')
                     .append("    replicas: [");
@@ -114,6 +137,17 @@ public final class DemoCommand {
             }
             yaml.append("]\n");
         }
+        yaml.append("""
+                schemas:
+                  - name: shop
+                    tables:
+                      customers: { shard_key: id, vindex: hash }
+                      orders:    { shard_key: customer_id, vindex: hash }
+                      countries: { type: reference }
+                    sequences:
+                      orders.id: { shard: s0 }
+                transactions: { cross_shard: xa }
+                """);
         Path file = topology.baseDir().resolve("shardgate.yaml");
         try {
             Files.writeString(file, yaml.toString());
