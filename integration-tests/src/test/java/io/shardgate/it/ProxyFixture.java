@@ -79,6 +79,19 @@ final class ProxyFixture implements AutoCloseable {
     }
 
     private static ShardgateProxy startProxy(Topology topology, Map<String, Map<String, String>> shardKeys, String extraYaml) {
+        try {
+            return ShardgateProxy.start(new ConfigLoader().parse(config(topology, shardKeys, extraYaml)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * The YAML config {@link #start(Topology, Map, String)} gives its proxy (listener and admin on
+     * free ports), for a proxy started another way, such as {@code ./shardgate run --config FILE}.
+     */
+    static String config(Topology topology, Map<String, Map<String, String>> shardKeys, String extraYaml) {
         if (shardKeys.isEmpty()) {
             throw new IllegalArgumentException("shardKeys: name at least one shard of the topology");
         }
@@ -103,12 +116,7 @@ final class ProxyFixture implements AutoCloseable {
             yaml.append("users:\n  - { name: ").append(USER).append(", password: ").append(PASSWORD).append(" }\n");
         }
         yaml.append(extraYaml);
-        try {
-            return ShardgateProxy.start(new ConfigLoader().parse(yaml.toString()));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return yaml.toString();
     }
 
     /** {@code value} as a double-quoted YAML scalar. */

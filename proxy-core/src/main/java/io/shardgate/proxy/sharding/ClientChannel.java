@@ -17,6 +17,7 @@ public final class ClientChannel {
     private final long capabilities;
     private final Object writable = new Object();
     private int sequence = 1;
+    private Runnable onWritable;
 
     public ClientChannel(Channel channel, long capabilities) {
         this.channel = channel;
@@ -44,6 +45,39 @@ public final class ClientChannel {
         }
     }
 
+    /**
+     * Writes without waiting for the client (on an event loop, where waiting would block it); the
+     * caller checks {@link #isWritable()} and pauses its source until {@link #onWritable} fires.
+     */
+    void send(ByteBuf payload) {
+        channel.write(new MySqlPacket(sequence++ & 0xFF, payload), channel.voidPromise());
+    }
+
+    boolean isWritable() {
+        return channel.isWritable();
+    }
+
+    /** Runs {@code action} once, the next time the client's socket accepts writes again. */
+    void onWritable(Runnable action) {
+        synchronized (writable) {
+            onWritable = action;
+        }
+        if (channel.isWritable()) {
+            fireWritable();
+        }
+    }
+
+    private void fireWritable() {
+        Runnable action;
+        synchronized (writable) {
+            action = onWritable;
+            onWritable = null;
+        }
+        if (action != null) {
+            action.run();
+        }
+    }
+
     /** The sequence id the next packet of this response takes (an ERR after part of a result, say). */
     public int nextSequence() {
         return sequence & 0xFF;
@@ -61,6 +95,9 @@ public final class ClientChannel {
     public void writabilityChanged() {
         synchronized (writable) {
             writable.notifyAll();
+        }
+        if (channel.isWritable()) {
+            fireWritable();
         }
     }
 

@@ -22,63 +22,63 @@ final class ResultWriter {
     private final ClientChannel out;
     private final boolean binary;
     private final boolean deprecateEof;
+    private final boolean waits;
 
+    /** A writer for a plan worker: it waits while the client's socket is full. */
     ResultWriter(ClientChannel out, boolean binary) {
+        this(out, binary, true);
+    }
+
+    /** {@code waits} false: for an event loop, whose caller handles a full socket itself. */
+    ResultWriter(ClientChannel out, boolean binary, boolean waits) {
         this.out = out;
         this.binary = binary;
+        this.waits = waits;
         this.deprecateEof = Capabilities.has(out.capabilities(), Capabilities.CLIENT_DEPRECATE_EOF);
+    }
+
+    private void write(ByteBuf payload) {
+        if (waits) {
+            out.write(payload);
+        } else {
+            out.send(payload);
+        }
     }
 
     /** The column count and definitions; rows follow through {@link #row}. */
     void header(List<ColumnDefinition> columns, int status) {
         ByteBuf count = out.alloc().buffer(9);
         Wire.writeLenencInt(count, columns.size());
-        out.write(count);
+        write(count);
         for (ColumnDefinition column : columns) {
-            out.write(column.encode(out.alloc()));
+            write(column.encode(out.alloc()));
         }
+        afterColumns(status);
+    }
+
+    /** What ends the column definitions: an EOF packet, unless the client dropped those. */
+    void afterColumns(int status) {
         if (!deprecateEof) {
-            out.write(eof(status, 0));
+            write(eof(status, 0));
         }
     }
 
     void row(List<ColumnDefinition> columns, Row row) {
-        out.write(binary ? BinaryRowEncoder.encode(columns, row, out.alloc()) : TextRowEncoder.encode(columns, row, out.alloc()));
+        write(binary ? BinaryRowEncoder.encode(columns, row, out.alloc()) : TextRowEncoder.encode(columns, row, out.alloc()));
     }
 
     /** The end of a result set. */
     void end(int status, int warnings) {
-        out.write(deprecateEof ? new OkPacket(OkPacket.EOF_HEADER, 0, 0, status, warnings, "", new byte[0])
+        write(deprecateEof ? new OkPacket(OkPacket.EOF_HEADER, 0, 0, status, warnings, "", new byte[0])
                 .encode(out.alloc(), out.capabilities()) : eof(status, warnings));
         out.flush();
     }
 
     /** The OK of a statement without a result set. */
     void ok(Completion completion, int status) {
-        out.write(OkPacket.of(completion.affectedRows(), completion.lastInsertId(), status, completion.warnings())
+        write(OkPacket.of(completion.affectedRows(), completion.lastInsertId(), status, completion.warnings())
                 .encode(out.alloc(), out.capabilities()));
         out.flush();
-    }
-
-    /** Streams {@code root} to the client: its columns, rows and end, or an OK for a write. */
-    Completion stream(RowStream root, List<ColumnDefinition> shardColumns, java.util.function.IntSupplier status) {
-        List<io.shardgate.router.exec.ColumnMeta> metas = root.columns();
-        if (metas.isEmpty()) {
-            while (root.next() != null) {
-                // A write has no rows.
-            }
-            return root.completion();
-        }
-        List<ColumnDefinition> columns = OutputColumns.of(metas, shardColumns);
-        // Read the first row before sending anything, so a failing shard still gets a clean ERR.
-        Row first = root.next();
-        header(columns, status.getAsInt());
-        for (Row row = first; row != null; row = root.next()) {
-            row(columns, row);
-        }
-        Completion completion = root.completion();
-        end(status.getAsInt(), completion.warnings());
-        return null;
     }
 
     private ByteBuf eof(int status, int warnings) {

@@ -65,6 +65,30 @@ public final class SequenceAllocator implements SequenceSource, AutoCloseable {
         return blocks.next();
     }
 
+    /**
+     * {@code count} consecutive values: from the current block when it has them left, else from a
+     * fresh block (the old one's rest is skipped), or, beyond a block's size, a range reserved for
+     * this statement alone.
+     */
+    @Override
+    public long nextRange(Sequence sequence, int count) {
+        requireNonNull(sequence, "sequence is null");
+        if (count <= 1) {
+            return next(sequence);
+        }
+        if (closed) {
+            throw new IllegalStateException("sequence allocator is closed");
+        }
+        if (count > blockSize) {
+            long first = store.reserve(sequence, count);
+            if (first < 1 || first > Long.MAX_VALUE - count) {
+                throw new SequenceAllocationException(sequence, "reserved range starts at " + first, null);
+            }
+            return first;
+        }
+        return sequences.computeIfAbsent(sequence, Blocks::new).next(count);
+    }
+
     /** Stops handing out values; the rest of each current block is never used. */
     @Override
     public void close() {
@@ -83,9 +107,13 @@ public final class SequenceAllocator implements SequenceSource, AutoCloseable {
         }
 
         long next() {
+            return next(1);
+        }
+
+        long next(int count) {
             while (true) {
                 SequenceBlock block = current;
-                long value = block.take();
+                long value = count == 1 ? block.take() : block.take(count);
                 if (value != SequenceBlock.EXHAUSTED) {
                     return value;
                 }

@@ -26,6 +26,26 @@ final class SequenceBlock {
         this.end = end;
     }
 
+    /**
+     * The first of {@code count} consecutive values of the block, or {@link #EXHAUSTED} when fewer
+     * are left (the rest of the block is then given up, so the next refill starts a fresh one).
+     */
+    long take(int count) {
+        while (true) {
+            long first = cursor.get();
+            if (first >= end) {
+                return EXHAUSTED;
+            }
+            if (end - first < count) {
+                cursor.compareAndSet(first, end);
+                continue;
+            }
+            if (cursor.compareAndSet(first, first + count)) {
+                return first;
+            }
+        }
+    }
+
     /** The next value of the block, or {@link #EXHAUSTED}. */
     long take() {
         if (cursor.get() >= end) {

@@ -97,7 +97,73 @@ public final class ShardedSession {
 
     /** Runs a planned statement and writes its response; completes with what it did, or fails before or while answering. */
     public CompletableFuture<StatementOutcome> execute(StatementRequest request, ClientChannel out) {
-        return submit(() -> run(request, out));
+        CompletableFuture<StatementOutcome> direct = direct(request, out);
+        return direct != null ? direct : submit(() -> run(request, out));
+    }
+
+    /**
+     * A statement whose plan is one route to one shard, outside a transaction, runs without a plan
+     * worker: its response is relayed on the backend connection's event loop ({@link DirectRelay}).
+     * Null when the statement needs the worker.
+     */
+    private CompletableFuture<StatementOutcome> direct(StatementRequest request, ClientChannel out) {
+        synchronized (this) {
+            if (open || !request.autocommit() || request.ddl()) {
+                return null;
+            }
+        }
+        ShardStatement statement;
+        String sql;
+        try {
+            Plan plan = deployment.plan(request.sql(), request.schema());
+            if (!(plan.root() instanceof Route route) || route.variant() == RouteVariant.ALL
+                    || plan.parameterCount() != request.parameters().size()) {
+                return null;
+            }
+            List<ShardStatement> statements = route.statements(request.parameters());
+            if (statements.size() != 1) {
+                return null;
+            }
+            statement = statements.get(0);
+            sql = SqlParameters.inline(statement.sql(), statement.parameters());
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        Cursor cursor = new Cursor(request);
+        CompletableFuture<StatementOutcome> result = new CompletableFuture<>();
+        int status = status(request.autocommit());
+        cursor.connectionFor(statement, null).whenComplete((connection, error) -> {
+            if (error != null) {
+                result.completeExceptionally(error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
+                return;
+            }
+            DirectRelay relay = new DirectRelay(connection, out, request.binary(), status, (done, failure) -> {
+                if (failure != null || !connection.isOpen()) {
+                    connection.owner().discard(connection);
+                    return;
+                }
+                if (done.lastGtid() != null) {
+                    cursor.noteCommit(statement.shard(), done.lastGtid());
+                }
+                connection.owner().release(connection);
+            });
+            relay.outcome().whenComplete((outcome, failure) -> {
+                if (failure != null) {
+                    result.completeExceptionally(failure);
+                } else {
+                    result.complete(outcome);
+                }
+            });
+            byte[] text = sql.getBytes(StandardCharsets.UTF_8);
+            try {
+                connection.execute(new MySqlPacket(0, Unpooled.buffer(1 + text.length).writeByte(Command.QUERY.code()).writeBytes(text)),
+                        Command.QUERY, relay);
+            } catch (RuntimeException e) {
+                connection.owner().discard(connection);
+                result.completeExceptionally(e);
+            }
+        });
+        return result;
     }
 
     /** BEGIN / START TRANSACTION: commits an open transaction first, as MySQL does; branches start lazily. */

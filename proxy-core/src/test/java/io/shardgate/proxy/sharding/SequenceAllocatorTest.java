@@ -57,6 +57,45 @@ class SequenceAllocatorTest {
     }
 
     @Test
+    void aRangeIsConsecutiveAndTakesAFreshBlockWhenTheCurrentOneIsShort() {
+        CountingStore store = new CountingStore(1);
+        SequenceAllocator allocator = new SequenceAllocator(store, 10);
+
+        assertThat(allocator.next(ORDERS)).isEqualTo(1);
+        assertThat(allocator.nextRange(ORDERS, 5)).isEqualTo(2);   // 2..6 of the first block
+        assertThat(allocator.nextRange(ORDERS, 5)).isEqualTo(11);  // 7..10 are too few: a fresh block
+        assertThat(allocator.nextRange(ORDERS, 25)).isEqualTo(21); // beyond a block: a range of its own
+        assertThat(allocator.next(ORDERS)).isEqualTo(16);          // the current block goes on
+        assertThat(store.reservations).hasValue(3);
+    }
+
+    @Test
+    void concurrentRangesNeverInterleave() throws Exception {
+        SequenceAllocator allocator = new SequenceAllocator(new CountingStore(1), 64);
+        java.util.Set<Long> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                futures.add(pool.submit(() -> {
+                    for (int i = 0; i < 500; i++) {
+                        long first = allocator.nextRange(ORDERS, 7);
+                        for (long id = first; id < first + 7; id++) {
+                            assertThat(seen.add(id)).as("id %d handed out twice", id).isTrue();
+                        }
+                    }
+                }));
+            }
+            for (java.util.concurrent.Future<?> future : futures) {
+                future.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(seen).hasSize(4 * 500 * 7);
+    }
+
+    @Test
     void sequencesHaveTheirOwnBlocks() {
         CountingStore store = new CountingStore(1);
         SequenceAllocator allocator = new SequenceAllocator(store, 10);

@@ -65,8 +65,18 @@ public record InsertSplit(String target, String keyColumn, Vindex vindex, ShardR
     public Split split(List<Object> parameters, SequenceSource sequences) {
         Map<String, List<BoundRow>> byShard = new LinkedHashMap<>();
         long firstGenerated = 0;
+        int needed = 0;
         for (InsertRow row : rows) {
-            BoundRow bound = bind(row, parameters, sequences);
+            for (InsertValue value : row.values()) {
+                if (value instanceof InsertValue.FromSequence fromSequence && drawsFromSequence(fromSequence, parameters)) {
+                    needed++;
+                }
+            }
+        }
+        // One statement's ids are consecutive, as AUTO_INCREMENT's are, whatever other sessions draw meanwhile.
+        long[] next = {needed == 0 ? 0 : sequences.nextRange(sequence.orElseThrow(), needed)};
+        for (InsertRow row : rows) {
+            BoundRow bound = bind(row, parameters, next);
             if (firstGenerated == 0 && bound.generated != 0) {
                 firstGenerated = bound.generated;
             }
@@ -96,7 +106,18 @@ public record InsertSplit(String target, String keyColumn, Vindex vindex, ShardR
     private record BoundRow(String text, List<Object> parameters, Object key, long generated) {
     }
 
-    private BoundRow bind(InsertRow row, List<Object> parameters, SequenceSource sequences) {
+    /** Whether this row's sequence column takes a drawn value: left out, NULL or 0 (as AUTO_INCREMENT). */
+    private static boolean drawsFromSequence(InsertValue.FromSequence value, List<Object> parameters) {
+        Optional<InsertValue.Written> given = value.given();
+        if (given.isPresent() && given.get().value().isEmpty()) {
+            return false;
+        }
+        Object givenValue = given.flatMap(InsertValue.Written::value).map(v -> v.value(parameters)).orElse(null);
+        return givenValue == null || isZero(givenValue);
+    }
+
+    /** {@code next[0]}: the next value of the statement's reserved range. */
+    private BoundRow bind(InsertRow row, List<Object> parameters, long[] next) {
         StringBuilder text = new StringBuilder("(");
         List<Object> values = new ArrayList<>();
         Object key = null;
@@ -117,7 +138,7 @@ public record InsertSplit(String target, String keyColumn, Vindex vindex, ShardR
                     written = given.get();
                 }
                 else {
-                    long id = sequences.next(sequence.orElseThrow());
+                    long id = next[0]++;
                     generated = generated == 0 ? id : generated;
                     actual = id;
                     written = new InsertValue.Written(Long.toString(id), List.of(), Optional.empty());
