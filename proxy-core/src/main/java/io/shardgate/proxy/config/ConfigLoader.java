@@ -45,7 +45,7 @@ public final class ConfigLoader {
             throw new ConfigException("config: the file is empty");
         }
         root.requireObject(Set.of("listen", "admin", "server_version", "users", "backend_user", "shards", "limits",
-                "tls", "allow_local_infile", "routing", "schemas", "transactions"));
+                "tls", "allow_local_infile", "routing", "schemas", "transactions", "health"));
         // Sections are read in file-documentation order, so the first error reported is the first one a reader meets.
         HostPort listen = listen(root.get("listen"), 3307);
         ShardgateConfig.AdminConfig admin = admin(root.get("admin"));
@@ -59,7 +59,8 @@ public final class ConfigLoader {
                 root.get("allow_local_infile").booleanValue(false),
                 routing(root.get("routing")),
                 ShardingConfigParser.parse(root.get("schemas"), root.get("shards"), shards),
-                transactions(root.get("transactions"), shards));
+                transactions(root.get("transactions"), shards),
+                health(root.get("health")));
     }
 
     private static RoutingConfig routing(ConfigNode node) {
@@ -71,6 +72,12 @@ public final class ConfigLoader {
                 choice(node.get("causal_reads"), RoutingConfig.CausalReads.class, d.causalReads()),
                 Duration.ofMillis(node.get("causal_wait_ms").longValue(d.causalWait().toMillis(), 0, 60_000)),
                 Duration.ofMillis(node.get("lag_poll_interval_ms").longValue(d.lagPollInterval().toMillis(), 10, 10_000)));
+    }
+
+    private static HealthConfig health(ConfigNode node) {
+        node.requireObject(Set.of("history_list_threshold"));
+        return new HealthConfig(node.get("history_list_threshold").longValue(HealthConfig.DEFAULTS.historyListThreshold(), 1,
+                Long.MAX_VALUE));
     }
 
     private static TransactionsConfig transactions(ConfigNode node, List<ShardConfig> shards) {

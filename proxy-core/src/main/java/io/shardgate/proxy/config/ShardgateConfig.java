@@ -19,12 +19,13 @@ import static java.util.Objects.requireNonNull;
  * @param routing       read/write split settings
  * @param sharding      the sharding schema (schemas, tables, vindexes, key ranges); empty: no sharding
  * @param transactions  how a transaction writing to several shards commits
+ * @param health        how backend health is judged
  */
 public record ShardgateConfig(HostPort listen, AdminConfig admin, String serverVersion, List<UserConfig> users,
                               BackendUser backendUser, List<ShardConfig> shards, LimitsConfig limits, TlsConfig tls,
                               boolean allowLocalInfile, RoutingConfig routing,
                               java.util.Optional<io.shardgate.router.schema.ShardingSchema> sharding,
-                              TransactionsConfig transactions) {
+                              TransactionsConfig transactions, HealthConfig health) {
     public ShardgateConfig {
         requireNonNull(listen, "listen is null");
         requireNonNull(admin, "admin is null");
@@ -37,6 +38,7 @@ public record ShardgateConfig(HostPort listen, AdminConfig admin, String serverV
         requireNonNull(routing, "routing is null");
         requireNonNull(sharding, "sharding is null");
         requireNonNull(transactions, "transactions is null");
+        requireNonNull(health, "health is null");
     }
 
     public record AdminConfig(HostPort listen, String token) {

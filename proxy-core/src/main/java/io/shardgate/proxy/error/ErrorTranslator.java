@@ -38,6 +38,11 @@ public final class ErrorTranslator {
         return new Translation(ErrorCode.INTERNAL.packet(cause.getClass().getSimpleName() + ": " + cause.getMessage()), true);
     }
 
+    /** Whether {@code error} is a backend's own ERR (which metrics count by error class). */
+    public static boolean fromBackend(Throwable error) {
+        return unwrap(error) instanceof BackendErrorException;
+    }
+
     private static Throwable unwrap(Throwable error) {
         Throwable current = error;
         while ((current instanceof io.netty.handler.codec.DecoderException

@@ -456,6 +456,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         session.status(sharded.sharded().status(ShardedCommands.autocommit(session)));
         if (error != null) {
             ErrorTranslator.Translation translation = context.errors().translate(error);
+            if (ErrorTranslator.fromBackend(error)) {
+                context.metrics().backendError(translation.packet().errno());
+            }
             if (translation.closeConnection()) {
                 LOG.log(System.Logger.Level.ERROR, "connection " + connectionId + ": sharded statement failed", error);
                 sendErrorAndClose(sharded.out().nextSequence(), translation.packet());
@@ -463,6 +466,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             }
             writeError(sharded.out().nextSequence(), translation.packet());
         } else if (result instanceof io.shardgate.proxy.sharding.StatementOutcome outcome) {
+            if (outcome.relayedErrno() != 0) {
+                context.metrics().backendError(outcome.relayedErrno());
+                context.metrics().error(outcome.relayedErrno());
+            }
             if (outcome.lastInsertId() != 0) {
                 session.lastInsertId(outcome.lastInsertId());
             }

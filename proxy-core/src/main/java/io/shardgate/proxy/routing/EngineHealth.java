@@ -84,7 +84,7 @@ public final class EngineHealth implements AutoCloseable {
                 LOG.log(System.Logger.Level.WARNING, "cannot probe " + endpoint + " at startup; its health monitor keeps trying: "
                         + e.getMessage());
             }
-            HealthMonitor monitor = new HealthMonitor(endpoint, adapters.forEngine(shard.engine()), HealthSettings.defaults(),
+            HealthMonitor monitor = new HealthMonitor(endpoint, adapters.forEngine(shard.engine()), HealthSettings.defaults().withHistoryListThreshold(config.health().historyListThreshold()),
                     report -> { });
             backends.add(new Backend(shard.name(), role, address.toString(), shard.engine(), capabilities, monitor));
             monitor.start();

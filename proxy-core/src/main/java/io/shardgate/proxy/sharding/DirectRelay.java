@@ -157,7 +157,7 @@ final class DirectRelay implements ResponseSink {
     public void complete(int serverStatus, boolean failed) {
         out.flush();
         done.accept(this, null);
-        outcome.complete(new StatementOutcome(insertId, error != null, status));
+        outcome.complete(new StatementOutcome(insertId, error == null ? 0 : error.errno(), status));
     }
 
     @Override

@@ -289,10 +289,10 @@ public final class ShardedSession {
             throw e;
         }
         if (completion == null) {
-            return new StatementOutcome(0, false, status(request.autocommit()));
+            return new StatementOutcome(0, 0, status(request.autocommit()));
         }
         writer.ok(completion, status(request.autocommit()));
-        return new StatementOutcome(completion.lastInsertId(), false, status(request.autocommit()));
+        return new StatementOutcome(completion.lastInsertId(), 0, status(request.autocommit()));
     }
 
     private boolean xaMode() {
