@@ -489,6 +489,49 @@ class ShardingIT {
     }
 
     /** Events 1 to 1500 written straight to the shard that owns each id, and all of them to the oracle. */
+    @Test
+    @Order(9)
+    void killQueryStopsAStatementRunningOnEveryShard() throws Exception {
+        loaded();
+        try (Connection victim = proxy.mariadb("shop", ""); Statement sleeping = victim.createStatement();
+             Connection killer = proxy.mariadb("shop", ""); Statement kill = killer.createStatement()) {
+            long id;
+            try (java.sql.ResultSet rows = sleeping.executeQuery("SELECT CONNECTION_ID()")) {
+                assertThat(rows.next()).isTrue();
+                id = rows.getLong(1);
+            }
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+            try {
+                long begin = System.nanoTime();
+                // Customer 5 is on s0 and 1 on s1: both shards sleep 30 s, and the merge waits for both.
+                java.util.concurrent.Future<String> slept = pool.submit(() -> {
+                    try (java.sql.ResultSet rows = sleeping.executeQuery("SELECT MAX(SLEEP(30)) FROM customers WHERE id IN (5, 1)")) {
+                        return rows.next() ? rows.getString(1) : "no row";
+                    } catch (SQLException e) {
+                        return "ERR " + e.getErrorCode();
+                    }
+                });
+                long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+                while (!slept.isDone() && System.nanoTime() < deadline && SHARDS.stream().anyMatch(shard -> !"1".equals(
+                        primaries.get(shard).queryString("SELECT COUNT(*) FROM information_schema.PROCESSLIST"
+                                + " WHERE INFO LIKE 'SELECT MAX(SLEEP(30))%'")))) {
+                    Thread.onSpinWait();
+                }
+                assertThat(slept.isDone()).as("the statement is still running when KILL QUERY is sent").isFalse();
+                kill.execute("KILL QUERY " + id);
+                String outcome = slept.get(10, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat((System.nanoTime() - begin) / 1e9).as("seconds until the killed statement returned").isLessThan(15);
+                // MariaDB ends a killed SLEEP with 1 (interrupted) or the statement with ERR 1317.
+                assertThat(outcome).isIn("1", "ERR 1317");
+            } finally {
+                pool.shutdownNow();
+            }
+            try (java.sql.ResultSet rows = sleeping.executeQuery("SELECT COUNT(*) FROM customers")) {
+                assertThat(rows.next()).isTrue();
+            }
+        }
+    }
+
     private void loadEventsDirectly() {
         List<String> values = ShopData.eventValues(1, ShopData.EVENTS);
         for (String shard : SHARDS) {

@@ -230,11 +230,22 @@ final class ClientSession {
         return inTransaction() || !pins.isEmpty() || !cursors.isEmpty() || !longData.isEmpty();
     }
 
+    private io.shardgate.proxy.sharding.ShardedSession sharded;
+
     BackendConnection backend() {
         return backend;
     }
 
     void backend(BackendConnection backend) {
         this.backend = backend;
+    }
+
+    /** The session's sharded state, in a sharded deployment (null otherwise). */
+    io.shardgate.proxy.sharding.ShardedSession sharded() {
+        return sharded;
+    }
+
+    void sharded(io.shardgate.proxy.sharding.ShardedSession sharded) {
+        this.sharded = sharded;
     }
 }

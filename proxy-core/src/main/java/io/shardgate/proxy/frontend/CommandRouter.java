@@ -276,22 +276,28 @@ final class CommandRouter {
         if (!target.user().equals(killer.user())) {
             return CompletableFuture.failedFuture(ErrorCode.NOT_THREAD_OWNER.exception(targetId));
         }
-        BackendConnection victim = target.backend();
-        CompletableFuture<Void> done;
-        if (victim == null) {
-            done = CompletableFuture.completedFuture(null);
-        } else {
+        List<BackendConnection> victims = new ArrayList<>();
+        if (target.backend() != null) {
+            victims.add(target.backend());
+        }
+        if (target.sharded() != null) {
+            // A sharded statement may be running on several shards at once: each of them is stopped.
+            victims.addAll(target.sharded().running());
+        }
+        List<CompletableFuture<Void>> kills = new ArrayList<>();
+        for (BackendConnection victim : victims) {
             String sql = (queryOnly ? "KILL QUERY " : "KILL CONNECTION ") + victim.serverThreadId();
             BackendPool pool = victim.owner();
-            done = pool.acquire(killer.channel().eventLoop(), 0, "")
+            kills.add(pool.acquire(killer.channel().eventLoop(), 0, "")
                     .thenCompose(control -> control.run(Command.QUERY, sql).whenComplete((ok, error) -> {
                         if (error == null) {
                             pool.release(control);
                         } else {
                             pool.discard(control);
                         }
-                    }));
+                    })));
         }
+        CompletableFuture<Void> done = CompletableFuture.allOf(kills.toArray(CompletableFuture[]::new));
         if (!queryOnly) {
             done = done.thenRun(() -> target.channel().close());
         }

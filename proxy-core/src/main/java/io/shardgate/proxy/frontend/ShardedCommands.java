@@ -42,6 +42,7 @@ final class ShardedCommands {
         this.context = context;
         this.sharded = deployment.newSession();
         this.out = new ClientChannel(session.channel(), session.capabilities());
+        session.sharded(sharded);
     }
 
     ClientChannel out() {

@@ -71,12 +71,19 @@ public final class ShardedSession {
     private final Map<String, ShardResultStream> branchStreams = new HashMap<>();
     private final Set<String> written = new HashSet<>();
     private final Map<String, MariaDbGtidPosition> causal = new HashMap<>();
+    /** Connections running a statement of this session now, for KILL QUERY. */
+    private final Set<BackendConnection> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private boolean open;
     private boolean readOnly;
     private XaTransactions.Global global;
 
     ShardedSession(ShardedDeployment deployment) {
         this.deployment = deployment;
+    }
+
+    /** The backend connections running a statement of this session right now (KILL QUERY stops them). */
+    public List<BackendConnection> running() {
+        return List.copyOf(running);
     }
 
     /** Whether a transaction is open (explicitly, or implicitly with autocommit off). */
@@ -137,7 +144,9 @@ public final class ShardedSession {
                 result.completeExceptionally(error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
                 return;
             }
+            running.add(connection);
             DirectRelay relay = new DirectRelay(connection, out, request.binary(), status, (done, failure) -> {
+                running.remove(connection);
                 if (failure != null || !connection.isOpen()) {
                     connection.owner().discard(connection);
                     return;
@@ -450,6 +459,7 @@ public final class ShardedSession {
                     return;
                 }
                 stream.connection(connection);
+                running.add(connection);
                 byte[] text = sql.getBytes(StandardCharsets.UTF_8);
                 MySqlPacket packet = new MySqlPacket(0, Unpooled.buffer(1 + text.length).writeByte(Command.QUERY.code()).writeBytes(text));
                 try {
@@ -587,6 +597,7 @@ public final class ShardedSession {
             if (connection == null) {
                 return;
             }
+            running.remove(connection);
             String gtid = stream.lastGtid();
             if (gtid != null) {
                 noteCommit(stream.shard(), gtid);
