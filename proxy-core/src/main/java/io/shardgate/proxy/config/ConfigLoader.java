@@ -210,7 +210,7 @@ public final class ConfigLoader {
         List<ShardConfig> shards = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (ConfigNode shard : node.elements()) {
-            shard.requireObject(Set.of("name", "engine", "primary", "replicas", "key_range"));
+            shard.requireObject(Set.of("name", "engine", "primary", "replicas", "key_range", "durability"));
             String name = shard.get("name").requiredString();
             if (!names.add(name)) {
                 throw shard.get("name").error("shard '" + name + "' appears twice");
@@ -226,7 +226,8 @@ public final class ConfigLoader {
                 replicas.add(HostPort.parse(replica));
             }
             shards.add(new ShardConfig(name, engine, HostPort.parse(shard.get("primary")), replicas,
-                    shard.get("key_range").optionalString().orElse("")));
+                    shard.get("key_range").optionalString().orElse(""),
+                    choice(shard.get("durability"), ShardConfig.Durability.class, ShardConfig.Durability.ASYNC)));
         }
         if (shards.isEmpty()) {
             throw node.error("at least one shard is required");

@@ -21,7 +21,9 @@ import io.shardgate.storage.health.HealthMonitor;
 import io.shardgate.storage.health.HealthReport;
 import io.shardgate.storage.health.HealthSettings;
 import io.shardgate.storage.health.HealthState;
+import io.shardgate.storage.health.SemiSync;
 
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,6 +35,11 @@ import java.util.Map;
  * startup, and its health (OK, DEGRADED, STALLED, FAILED), probed every second. A server that
  * lacks its shard's engine stops the proxy from starting; one that cannot be reached at startup is
  * probed again by its health monitor and shows as FAILED until it answers.
+ *
+ * <p>The primary of a shard with {@code durability: semi_sync} must have semi-synchronous
+ * replication on with {@code rpl_semi_sync_master_wait_point=AFTER_SYNC}, or the proxy does not
+ * start; its health monitor reports it DEGRADED whenever that stops being true or the primary has
+ * fallen back to asynchronous replication ({@link SemiSync}).
  */
 public final class EngineHealth implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(EngineHealth.class.getName());
@@ -75,6 +82,10 @@ public final class EngineHealth implements AutoCloseable {
             String role = i == 0 ? "primary" : "replica";
             BackendEndpoint endpoint = new BackendEndpoint(shard.name(), role, shard.engine(), address.host(), address.port(),
                     config.backendUser().name(), config.backendUser().password());
+            boolean semiSync = i == 0 && shard.durability() == ShardConfig.Durability.SEMI_SYNC;
+            if (semiSync) {
+                requireSemiSync(shard, endpoint);
+            }
             EngineCapabilities capabilities = null;
             try {
                 capabilities = probe.probe(endpoint);
@@ -84,10 +95,29 @@ public final class EngineHealth implements AutoCloseable {
                 LOG.log(System.Logger.Level.WARNING, "cannot probe " + endpoint + " at startup; its health monitor keeps trying: "
                         + e.getMessage());
             }
-            HealthMonitor monitor = new HealthMonitor(endpoint, adapters.forEngine(shard.engine()), HealthSettings.defaults().withHistoryListThreshold(config.health().historyListThreshold()),
-                    report -> { });
+            HealthMonitor monitor = new HealthMonitor(endpoint, adapters.forEngine(shard.engine()),
+                    HealthSettings.defaults().withHistoryListThreshold(config.health().historyListThreshold()), semiSync, report -> { });
             backends.add(new Backend(shard.name(), role, address.toString(), shard.engine(), capabilities, monitor));
             monitor.start();
+        }
+    }
+
+    /**
+     * Refuses to start when the primary answers and lacks semi-sync with AFTER_SYNC; one that
+     * cannot be reached now is checked by its health monitor (DEGRADED until it has it).
+     */
+    private static void requireSemiSync(ShardConfig shard, BackendEndpoint primary) {
+        List<String> problems;
+        try (Connection connection = primary.connect(Duration.ofSeconds(2), Duration.ofSeconds(5))) {
+            problems = SemiSync.misconfiguration(connection);
+        } catch (SQLException e) {
+            LOG.log(System.Logger.Level.WARNING, "cannot check semi-sync replication on " + primary + " at startup; its health"
+                    + " monitor reports it DEGRADED until it is on with AFTER_SYNC: " + e.getMessage());
+            return;
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigException("shards." + shard.name() + ".durability: semi_sync needs semi-synchronous replication"
+                    + " with AFTER_SYNC on the primary " + shard.primary() + ", but " + String.join(" and ", problems));
         }
     }
 

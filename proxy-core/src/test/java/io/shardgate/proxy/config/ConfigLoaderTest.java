@@ -30,6 +30,7 @@ class ConfigLoaderTest {
         assertThat(config.serverVersion()).isEqualTo("10.11.19-MariaDB-shardgate");
         assertThat(config.shards().get(0).engine()).isEqualTo(Engine.INNODB);
         assertThat(config.shards().get(0).replicas()).isEmpty();
+        assertThat(config.shards().get(0).durability()).isEqualTo(ShardConfig.Durability.ASYNC);
         assertThat(config.users().get(0).requireTls()).isFalse();
         assertThat(config.limits()).isEqualTo(LimitsConfig.DEFAULTS);
         assertThat(config.limits().maxAllowedPacket()).isEqualTo(64L * 1024 * 1024);
@@ -52,6 +53,7 @@ class ConfigLoaderTest {
                     engine: rocksdb
                     primary: 127.0.0.1:24001
                     replicas: [127.0.0.1:24002, "127.0.0.1:24003"]
+                    durability: semi_sync
                 limits:
                   max_client_connections: 10
                   max_backend_connections: 3
@@ -75,6 +77,7 @@ class ConfigLoaderTest {
         ShardConfig shard = config.shards().get(0);
         assertThat(shard.engine()).isEqualTo(Engine.ROCKSDB);
         assertThat(shard.replicas()).containsExactly(new HostPort("127.0.0.1", 24002), new HostPort("127.0.0.1", 24003));
+        assertThat(shard.durability()).isEqualTo(ShardConfig.Durability.SEMI_SYNC);
         UserConfig app = config.users().get(0);
         assertThat(app.requireTls()).isTrue();
         byte[] stage1 = MessageDigest.getInstance("SHA-1").digest("app".getBytes(StandardCharsets.UTF_8));
@@ -162,6 +165,8 @@ class ConfigLoaderTest {
                 .hasMessage("shards[0].primary: expected HOST:PORT, got 'localhost'");
         assertThatThrownBy(() -> loader.parse(MINIMAL.replace("name: s0", "name: s0\n    engine: myisam")))
                 .hasMessage("shards[0].engine: unknown engine 'myisam' (expected one of: innodb, rocksdb)");
+        assertThatThrownBy(() -> loader.parse(MINIMAL.replace("name: s0", "name: s0\n    durability: sync")))
+                .hasMessage("shards[0].durability: 'sync' is not one of [async, semi_sync]");
         assertThatThrownBy(() -> loader.parse(MINIMAL.replace("{ token: change-me }", "{ token: change-me, port: 70000 }")))
                 .hasMessage("admin.port: 70000 is out of range (expected: 0..65535)");
         assertThatThrownBy(() -> loader.parse(MINIMAL.replace("{ name: app, password: app }", "{ name: app }")))

@@ -32,6 +32,7 @@ public final class HealthMonitor implements AutoCloseable {
     private final HealthRules rules;
     private final HealthSettings settings;
     private final Consumer<HealthReport> listener;
+    private final boolean semiSync;
     private final Clock clock;
     private final CountDownLatch stopping = new CountDownLatch(1);
     private final Thread thread;
@@ -48,6 +49,18 @@ public final class HealthMonitor implements AutoCloseable {
      */
     public HealthMonitor(BackendEndpoint backend, StorageAdapter adapter, HealthSettings settings,
                          Consumer<HealthReport> listener) {
+        this(backend, adapter, settings, false, listener);
+    }
+
+    /**
+     * @param semiSync the backend is the primary of a shard with {@code durability: semi_sync}:
+     *                 each probe also reports it DEGRADED with {@link SemiSync#degradation}'s
+     *                 reasons (semi-sync off, not AFTER_SYNC, or fallen back to asynchronous)
+     * @param listener called on the probing thread with every report; keep it quick
+     */
+    public HealthMonitor(BackendEndpoint backend, StorageAdapter adapter, HealthSettings settings, boolean semiSync,
+                         Consumer<HealthReport> listener) {
+        this.semiSync = semiSync;
         this.backend = requireNonNull(backend, "backend is null");
         requireNonNull(adapter, "adapter is null");
         if (adapter.engine() != backend.engine()) {
@@ -126,6 +139,9 @@ public final class HealthMonitor implements AutoCloseable {
             }
             sample = sample.withSlowResultsOf(lastSlow);
             Judgement judgement = rules.judge(previous, sample);
+            if (semiSync) {
+                judgement = judgement.and(HealthState.DEGRADED, connection.run(SemiSync::degradation));
+            }
             previous = sample;
             return HealthReport.of(backend.toString(), judgement, sample, at);
         } catch (SQLException | RuntimeException e) {

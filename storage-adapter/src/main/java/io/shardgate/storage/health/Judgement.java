@@ -16,6 +16,17 @@ public record Judgement(HealthState state, List<String> reasons) {
         return new Judgement(HealthState.OK, List.of());
     }
 
+    /** This judgement with one more finding of state {@code found} for each of {@code more}. */
+    public Judgement and(HealthState found, List<String> more) {
+        requireNonNull(found, "found is null");
+        if (more.isEmpty()) {
+            return this;
+        }
+        List<String> all = new ArrayList<>(reasons);
+        all.addAll(more);
+        return new Judgement(HealthState.worst(state, found), all);
+    }
+
     /** Collects findings; the state is the worst of them. */
     public static final class Builder {
         private HealthState state = HealthState.OK;
