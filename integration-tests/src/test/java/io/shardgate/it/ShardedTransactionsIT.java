@@ -166,6 +166,31 @@ class ShardedTransactionsIT {
     }
 
     @Test
+    void setTransactionAppliesToTheNextTransactionOnEveryBranchAndOnlyToIt() throws Exception {
+        try (ProxyFixture proxy = ProxyFixture.start(topology, shardKeys, CONFIG);
+             Connection client = proxy.mariadb("shop", ""); Statement statement = client.createStatement()) {
+            statement.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
+            statement.execute("BEGIN");
+            // Customer 5 lives on s0 (InnoDB): reading it starts the transaction's s0 branch, which a
+            // statement without a table (on the first shard, s0) shares.
+            statement.executeQuery("SELECT * FROM customers WHERE id = 5").close();
+            assertThat(branchIsolation(statement)).as("the transaction's level on its s0 branch").isEqualTo("READ-COMMITTED");
+            statement.execute("COMMIT");
+            statement.execute("BEGIN");
+            statement.executeQuery("SELECT * FROM customers WHERE id = 5").close();
+            assertThat(branchIsolation(statement)).as("the next transaction is back to the session's level").isEqualTo("REPEATABLE-READ");
+            statement.execute("COMMIT");
+        }
+    }
+
+    private static String branchIsolation(Statement statement) throws SQLException {
+        try (ResultSet rows = statement.executeQuery("SELECT @@tx_isolation")) {
+            assertThat(rows.next()).isTrue();
+            return rows.getString(1);
+        }
+    }
+
+    @Test
     void aRollbackLeavesNoTraceOnEitherShard() throws Exception {
         long[] kept = pair(200);
         long[] added = pair(210);

@@ -22,7 +22,7 @@ public enum BackendErrorClass {
     CORRUPTION,
     /** The table's engine is not loaded on this server (1286). */
     ENGINE_UNAVAILABLE,
-    /** The connection was lost mid-statement (2013, 2006): whether it took effect is unknown. */
+    /** The connection was lost mid-statement (2013, 2006, 1927): whether it took effect is unknown. */
     OUTCOME_UNKNOWN,
     /** Anything else: syntax errors, duplicate keys, missing tables, ... */
     OTHER;
@@ -35,7 +35,7 @@ public enum BackendErrorClass {
             case 1296 -> CAPACITY;
             case 1034, 1712 -> CORRUPTION;
             case 1286 -> ENGINE_UNAVAILABLE;
-            case 2013, 2006 -> OUTCOME_UNKNOWN;
+            case 2013, 2006, 1927 -> OUTCOME_UNKNOWN;
             default -> OTHER;
         };
     }

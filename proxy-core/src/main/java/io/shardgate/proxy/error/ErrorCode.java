@@ -29,7 +29,7 @@ public enum ErrorCode {
                     + "the role and the address, never credentials. The client connection stays usable."),
     BACKEND_POOL_TIMEOUT(1429, "HY000", "Timed out after %d ms waiting for a connection to shard %s %s (%d of %d in use)",
             "Every backend connection of the pool is in use and none came free within limits.backend_acquire_timeout_ms."),
-    BACKEND_LOST(2013, "HY000", "Lost connection to shard %s %s during the statement; its outcome is unknown",
+    BACKEND_LOST(1927, "HY000", "Lost connection to shard %s %s during the statement; its outcome is unknown",
             "The backend connection closed while a statement was running. Whether it took effect is unknown; "
                     + "the client connection stays usable."),
     UNKNOWN_THREAD(1094, "HY000", "Unknown thread id: %d",
@@ -50,7 +50,7 @@ public enum ErrorCode {
             "With transactions.cross_shard: reject, a transaction's write to a second shard is refused; the transaction stays open on the first."),
     XA_COMMIT_FAILED(1402, "XA100", "The cross-shard transaction was rolled back: %s",
             "Two-phase commit could not prepare every shard's branch, so every branch was rolled back; nothing of the transaction is committed."),
-    XA_OUTCOME_UNKNOWN(2013, "HY000", "The cross-shard commit's outcome is unknown until recovery resolves it: %s",
+    XA_OUTCOME_UNKNOWN(1927, "HY000", "The cross-shard commit's outcome is unknown until recovery resolves it: %s",
             "Every branch was prepared but the commit decision could not be logged or read back; the branches stay prepared and XA recovery commits or rolls back all of them together."),
     UNSUPPORTED(1235, "42000", "Shardgate does not support %s",
             "A statement or command form that Shardgate refuses rather than risk a wrong result."),

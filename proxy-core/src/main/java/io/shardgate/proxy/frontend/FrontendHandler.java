@@ -335,6 +335,12 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                     return;
                 }
                 Classification classification = classifier.classify(sql);
+                LocalResultSet ddlWarnings = sharded == null ? null : sharded.ddlWarnings(sql, classification);
+                if (ddlWarnings != null) {
+                    packet.release();
+                    writeResult(ddlWarnings);
+                    return;
+                }
                 if (isNextTransactionOnly(classification, sql)) {
                     // Runs right before the session's next statement, on whichever backend that goes to.
                     packet.release();
@@ -426,7 +432,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         }
         if (action == ShardedCommands.TransactionAction.COMMIT_THEN_FORWARD) {
             busy = true;
-            sharded.transaction(action).whenComplete((ok, error) -> onLoop(() -> {
+            sharded.transaction(session, action).whenComplete((ok, error) -> onLoop(() -> {
                 if (error != null) {
                     packet.release();
                     finishSharded(null, error);
@@ -438,7 +444,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             return true;
         }
         packet.release();
-        runSharded(sharded.transaction(action));
+        runSharded(sharded.transaction(session, action));
         return true;
     }
 

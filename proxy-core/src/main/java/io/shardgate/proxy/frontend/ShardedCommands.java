@@ -3,9 +3,11 @@ package io.shardgate.proxy.frontend;
 import io.netty.buffer.ByteBuf;
 import io.shardgate.proxy.error.ErrorCode;
 import io.shardgate.proxy.protocol.ExecuteParameters;
+import io.shardgate.proxy.protocol.LocalResultSet;
 import io.shardgate.proxy.session.ClientStatement;
 import io.shardgate.proxy.sharding.ClientChannel;
 import io.shardgate.proxy.sharding.ShardedDeployment;
+import io.shardgate.proxy.sharding.ShardWarning;
 import io.shardgate.proxy.sharding.ShardedSession;
 import io.shardgate.proxy.sharding.StatementOutcome;
 import io.shardgate.proxy.sharding.StatementRequest;
@@ -15,11 +17,13 @@ import io.shardgate.router.classify.StatementClass;
 import io.shardgate.router.classify.Target;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.regex.Pattern;
 
 /**
  * A client session's commands in a sharded deployment, turned into {@link ShardedSession} calls:
@@ -32,6 +36,8 @@ import java.util.concurrent.CompletableFuture;
 final class ShardedCommands {
     /** What a transaction statement asks of the sharded session. */
     enum TransactionAction { BEGIN, BEGIN_READ_ONLY, COMMIT, ROLLBACK, COMMIT_THEN_FORWARD, UNSUPPORTED, FORWARD }
+
+    private static final Pattern SHOW_WARNINGS = Pattern.compile("\\s*SHOW\\s+WARNINGS\\s*;?\\s*", Pattern.CASE_INSENSITIVE);
 
     private final FrontendContext context;
     private final ShardedSession sharded;
@@ -71,15 +77,47 @@ final class ShardedCommands {
         };
     }
 
-    CompletableFuture<Void> transaction(TransactionAction action) {
+    CompletableFuture<Void> transaction(ClientSession session, TransactionAction action) {
+        // Its OK or ERR is the first packet of a new response (an ERR numbered after the previous
+        // statement's packets reads as a malformed packet to the client).
+        out.restart();
         return switch (action) {
-            case BEGIN -> sharded.begin(false);
-            case BEGIN_READ_ONLY -> sharded.begin(true);
+            case BEGIN, BEGIN_READ_ONLY -> {
+                // SET TRANSACTION without SESSION applies to this transaction: each branch runs it first.
+                String setTransaction = session.nextTransaction();
+                boolean readOnly = action == TransactionAction.BEGIN_READ_ONLY || session.nextTransactionReadOnly();
+                session.nextTransaction(null, false);
+                yield sharded.begin(readOnly, setTransaction);
+            }
             case COMMIT, COMMIT_THEN_FORWARD -> sharded.commit();
             case ROLLBACK -> sharded.rollback();
             default -> CompletableFuture.failedFuture(ErrorCode.UNSUPPORTED.exception(
                     "savepoints and client XA statements in a sharded deployment"));
         };
+    }
+
+    /**
+     * SHOW WARNINGS right after a sharded DDL statement the shards warned about: their warnings,
+     * answered here, each message prefixed with its shard (the connections that ran the statement
+     * are back in their pools). Null when {@code sql} is another statement or there are none; a
+     * statement that does not read diagnostics forgets them.
+     */
+    LocalResultSet ddlWarnings(String sql, Classification classification) {
+        if (!SHOW_WARNINGS.matcher(sql).matches()) {
+            if (!classification.effects().readsDiagnostics()) {
+                sharded.forgetWarnings();
+            }
+            return null;
+        }
+        List<ShardWarning> warnings = sharded.lastWarnings();
+        if (warnings.isEmpty()) {
+            return null;
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (ShardWarning warning : warnings) {
+            rows.add(List.of(warning.level(), Integer.toString(warning.code()), warning.clientMessage()));
+        }
+        return new LocalResultSet(List.of("Level", "Code", "Message"), rows);
     }
 
     /** A text statement. */

@@ -63,6 +63,9 @@ public final class ShardedSession {
     private static final long CLIENT_SHAPING = Capabilities.CLIENT_FOUND_ROWS | Capabilities.CLIENT_IGNORE_SPACE
             | Capabilities.CLIENT_ODBC;
 
+    private static final java.util.regex.Pattern ONE_SHOT = java.util.regex.Pattern.compile("^\\s*SET\\s+TRANSACTION",
+            java.util.regex.Pattern.CASE_INSENSITIVE);
+
     private final ShardedDeployment deployment;
     private final ReplicaChooser chooser = new ReplicaChooser();
     /** The shards' branch connections of the open transaction, in the order first touched. */
@@ -75,6 +78,9 @@ public final class ShardedSession {
     private final Set<BackendConnection> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private boolean open;
     private boolean readOnly;
+    private List<ShardWarning> warnings = List.of();
+    /** SET TRANSACTION for the open transaction, run on each branch before it starts. */
+    private String beforeStart;
     private XaTransactions.Global global;
 
     ShardedSession(ShardedDeployment deployment) {
@@ -175,8 +181,26 @@ public final class ShardedSession {
         return result;
     }
 
-    /** BEGIN / START TRANSACTION: commits an open transaction first, as MySQL does; branches start lazily. */
-    public CompletableFuture<Void> begin(boolean readOnlyTransaction) {
+    /**
+     * The warnings the shards gave for this session's last DDL statement, each naming its shard,
+     * until {@link #forgetWarnings()}: what SHOW WARNINGS after it lists (MyRocks' collation
+     * warning 1815, for one). Empty after any other statement.
+     */
+    public synchronized List<ShardWarning> lastWarnings() {
+        return warnings;
+    }
+
+    /** A statement other than SHOW WARNINGS started: the last DDL statement's warnings are gone. */
+    public synchronized void forgetWarnings() {
+        warnings = List.of();
+    }
+
+    /**
+     * BEGIN / START TRANSACTION: commits an open transaction first, as MySQL does; branches start
+     * lazily. {@code setTransaction}: the session's pending SET TRANSACTION (isolation level, access
+     * mode for the next transaction only), run on each branch before it starts; null for none.
+     */
+    public CompletableFuture<Void> begin(boolean readOnlyTransaction, String setTransaction) {
         return submit(() -> {
             if (open) {
                 commitBranches();
@@ -184,6 +208,10 @@ public final class ShardedSession {
             synchronized (this) {
                 open = true;
                 readOnly = readOnlyTransaction;
+                // MariaDB's XA COMMIT does not end a one-shot SET TRANSACTION (nor does a reset of the
+                // connection): the branch takes it as a session setting instead, and is reset afterwards.
+                beforeStart = setTransaction == null ? null
+                        : ONE_SHOT.matcher(setTransaction).replaceFirst("SET SESSION TRANSACTION");
                 global = deployment.transactions().crossShard() == TransactionsConfig.CrossShard.XA ? deployment.xa().begin() : null;
             }
             return null;
@@ -286,12 +314,18 @@ public final class ShardedSession {
             } finally {
                 // Shard results the plan stopped reading (LIMIT) are drained now, so their connections come back.
                 cursor.closeAll();
+                List<ShardWarning> found = cursor.takeWarnings();
+                if (request.ddl()) {
+                    synchronized (this) {
+                        warnings = found;
+                    }
+                }
             }
             if (implicit) {
                 commitBranches();
             }
         } catch (RuntimeException e) {
-            if (implicit || deadlock(e)) {
+            if (implicit || breaksTransaction(e)) {
                 // The transaction is gone on the shard that reported it; the others must follow.
                 safeRollback();
             }
@@ -308,8 +342,16 @@ public final class ShardedSession {
         return deployment.transactions().crossShard() == TransactionsConfig.CrossShard.XA;
     }
 
-    private static boolean deadlock(RuntimeException e) {
+    /**
+     * Whether the error ended the transaction on some shard, so that no branch may commit: a deadlock
+     * (the shard rolled its branch back), or a shard connection lost mid-statement (the branch died with
+     * it). The other branches are rolled back at once, so their locks do not outlive it.
+     */
+    private static boolean breaksTransaction(RuntimeException e) {
         Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+        if (cause instanceof io.shardgate.proxy.error.ShardgateException shardgate) {
+            return shardgate.code() == ErrorCode.BACKEND_LOST;
+        }
         return cause instanceof BackendErrorException backend && (backend.packet().errno() == 1213 || backend.packet().errno() == 1180);
     }
 
@@ -411,16 +453,20 @@ public final class ShardedSession {
 
     /** Ends the transaction: branch connections go back to their pools (closed when {@code broken}). */
     private void endTransaction(Map<String, BackendConnection> held, boolean broken) {
+        boolean oneShot;
         synchronized (this) {
+            // A branch that took the transaction's SET TRANSACTION as a session setting is reset before reuse.
+            oneShot = beforeStart != null;
             open = false;
             readOnly = false;
+            beforeStart = null;
             global = null;
             branches.clear();
             branchStreams.clear();
             written.clear();
         }
         for (BackendConnection connection : held.values()) {
-            if (broken || !connection.isOpen()) {
+            if (broken || oneShot || !connection.isOpen()) {
                 connection.markUntracked();
             }
             connection.owner().release(connection);
@@ -441,6 +487,8 @@ public final class ShardedSession {
     private final class Cursor implements ShardCursor {
         private final StatementRequest request;
         private final List<ShardResultStream> streams = new ArrayList<>();
+        /** DDL results whose OK counted warnings: their connections wait for {@link #takeWarnings()}. */
+        private final List<ShardResultStream> warned = new ArrayList<>();
 
         Cursor(StatementRequest request) {
             this.request = request;
@@ -501,8 +549,11 @@ public final class ShardedSession {
             if (branch == null) {
                 XaTransactions.Global xa = global;
                 String start = readOnly ? "START TRANSACTION READ ONLY" : "START TRANSACTION";
-                branch = bind(backends.primary()).thenCompose(connection -> (xa != null ? xa.start(shard, connection)
-                        : connection.run(Command.QUERY, start)).handle((ok, error) -> {
+                String before = beforeStart;
+                branch = bind(backends.primary()).thenCompose(connection -> (before == null ? CompletableFuture.<Void>completedFuture(null)
+                        : connection.run(Command.QUERY, before))
+                        .thenCompose(ok -> xa != null ? xa.start(shard, connection) : connection.run(Command.QUERY, start))
+                        .handle((ok, error) -> {
                     if (error != null) {
                         connection.markUntracked();
                         connection.owner().release(connection);
@@ -608,11 +659,53 @@ public final class ShardedSession {
                     return;
                 }
             }
+            if (request.ddl() && stream.completion().warnings() > 0 && connection.isOpen()) {
+                synchronized (warned) {
+                    warned.add(stream);
+                }
+                return;
+            }
             if (!connection.isOpen()) {
                 connection.owner().discard(connection);
             } else {
                 connection.owner().release(connection);
             }
+        }
+
+        /**
+         * Reads SHOW WARNINGS on each connection whose DDL result counted warnings, then hands those
+         * connections back. Called on the worker once every stream is closed; a shard whose warnings
+         * cannot be read is logged and left out.
+         */
+        List<ShardWarning> takeWarnings() {
+            List<ShardResultStream> taken;
+            synchronized (warned) {
+                taken = List.copyOf(warned);
+                warned.clear();
+            }
+            List<ShardWarning> found = new ArrayList<>();
+            for (ShardResultStream stream : taken) {
+                BackendConnection connection = stream.connection();
+                try {
+                    for (List<byte[]> row : join(connection.query("SHOW WARNINGS")).rows()) {
+                        found.add(new ShardWarning(stream.shard(), text(row.get(0)), Integer.parseInt(text(row.get(1))), text(row.get(2))));
+                    }
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "cannot read the warnings of a DDL statement on shard " + stream.shard()
+                            + ": " + FailureText.of(e));
+                } finally {
+                    if (connection.isOpen()) {
+                        connection.owner().release(connection);
+                    } else {
+                        connection.owner().discard(connection);
+                    }
+                }
+            }
+            return List.copyOf(found);
+        }
+
+        private static String text(byte[] value) {
+            return value == null ? "" : new String(value, StandardCharsets.UTF_8);
         }
 
         private void noteCommit(String shard, String gtid) {

@@ -78,10 +78,12 @@ public record Route(RouteVariant variant, String target, ShardSelection selectio
     /**
      * Runs on every shard even when some fail, then reports which failed (a partial DDL must be
      * visible). Every shard holds the same copy (a reference table) or gets the same DDL, so the
-     * result reports the first shard's affected rows, as one server would.
+     * result reports the first shard's affected rows, as one server would; its warning count is
+     * every shard's (the shards' engines differ: MyRocks warns where InnoDB does not).
      */
     private RowStream runOnAll(Execution execution) {
         Completion completion = null;
+        int warnings = 0;
         List<String> succeeded = new ArrayList<>();
         Map<String, RuntimeException> failed = new LinkedHashMap<>();
         for (ShardStatement statement : statements(execution.parameters())) {
@@ -92,6 +94,7 @@ public record Route(RouteVariant variant, String target, ShardSelection selectio
                 if (completion == null) {
                     completion = stream.completion();
                 }
+                warnings += stream.completion().warnings();
                 succeeded.add(statement.shard());
             }
             catch (RuntimeException e) {
@@ -99,7 +102,8 @@ public record Route(RouteVariant variant, String target, ShardSelection selectio
             }
         }
         if (failed.isEmpty()) {
-            return Streams.completed(completion == null ? Completion.NONE : completion);
+            return Streams.completed(completion == null ? Completion.NONE
+                    : new Completion(completion.affectedRows(), completion.lastInsertId(), warnings));
         }
         RuntimeException first = failed.values().iterator().next();
         if (succeeded.isEmpty()) {

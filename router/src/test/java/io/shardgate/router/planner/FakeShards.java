@@ -15,12 +15,14 @@ import java.util.Map;
 
 /**
  * Shards for plan execution tests: each answers with the rows it was given (or, for a write, one
- * affected row per statement), and every statement sent is recorded. A shard can be told to fail.
+ * affected row per statement), and every statement sent is recorded. A shard can be told to fail,
+ * or to report warnings for its writes.
  */
 final class FakeShards implements ShardCursor {
     private final Map<String, List<ColumnMeta>> columns = new HashMap<>();
     private final Map<String, List<Row>> rows = new HashMap<>();
     private final Map<String, RuntimeException> failures = new HashMap<>();
+    private final Map<String, Integer> warnings = new HashMap<>();
     final List<ShardStatement> sent = new ArrayList<>();
 
     /** {@code shard} answers every query with these rows. */
@@ -35,6 +37,12 @@ final class FakeShards implements ShardCursor {
         return this;
     }
 
+    /** {@code shard}'s writes report {@code count} warnings. */
+    FakeShards warn(String shard, int count) {
+        warnings.put(shard, count);
+        return this;
+    }
+
     @Override
     public RowStream execute(ShardStatement statement) {
         sent.add(statement);
@@ -43,7 +51,7 @@ final class FakeShards implements ShardCursor {
             throw failure;
         }
         if (!columns.containsKey(statement.shard())) {
-            return Streams.completed(new Completion(1, 0, 0));
+            return Streams.completed(new Completion(1, 0, warnings.getOrDefault(statement.shard(), 0)));
         }
         return Streams.of(columns.get(statement.shard()), rows.get(statement.shard()));
     }

@@ -161,6 +161,14 @@ class PlanExecutionTest {
     }
 
     @Test
+    void ddlCountsTheWarningsOfEveryShard() {
+        shards.warn("s1", 1);
+        assertThat(run("ALTER TABLE customers ADD COLUMN note TEXT").completion()).isEqualTo(new Completion(1, 0, 1));
+        shards.warn("s0", 2);
+        assertThat(run("ALTER TABLE orders ADD COLUMN note TEXT").completion()).isEqualTo(new Completion(1, 0, 3));
+    }
+
+    @Test
     void scatteredWritesAddUpAffectedRowsAndReferenceWritesCountOneCopy() {
         RowStream scatter = run("UPDATE customers SET name = 'x' WHERE name = 'y'");
         assertThat(rows(scatter)).isEmpty();
