@@ -85,4 +85,20 @@ class EngineDdlIT {
                     + " AND TABLE_NAME = 'items' AND INDEX_NAME = 'by_v'")).isEqualTo("1");
         }
     }
+
+    @Test
+    void aPreparedDdlStatementIsCheckedAsATextOneIs() throws Exception {
+        try (Connection c = proxy.mariadb("ddl", "useServerPrepStmts=true"); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS parent (id INT PRIMARY KEY) ENGINE=ROCKSDB");
+            assertThatThrownBy(() -> {
+                try (java.sql.PreparedStatement create = c.prepareStatement(
+                        "CREATE TABLE child2 (id INT PRIMARY KEY, p INT REFERENCES parent(id))")) {
+                    create.execute();
+                }
+            }).isInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(1235))
+                    .hasMessageContaining("foreign key");
+            assertThat(tableExists("child2")).isFalse();
+        }
+    }
 }

@@ -588,8 +588,18 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         String sql = text(packet);
+        Classification prepared = classifier.classify(sql);
+        if (prepared.statementClass() == StatementClass.WRITE) {
+            // A prepared DDL statement is checked against the engines as a text one is, at PREPARE.
+            DdlGate.Outcome ddl = ddlGate.check(sql, session.allowBlockingDdl());
+            if (ddl != null && ddl.refusal() != null) {
+                packet.release();
+                writeError(1, ddl.refusal());
+                return;
+            }
+        }
         if (sharded != null) {
-            Classification classification = classifier.classify(sql);
+            Classification classification = prepared;
             if (ShardedCommands.planned(classification)) {
                 try {
                     sharded.sharded().check(sql, session.schema());
@@ -646,7 +656,19 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         try {
             switch (command) {
                 case STMT_SEND_LONG_DATA -> sharded.longData(statement.id(), packet.payload());
-                case STMT_EXECUTE -> runSharded(sharded.execute(session, statement, packet.payload()));
+                case STMT_EXECUTE -> {
+                    java.util.Map<String, String> perShard = java.util.Map.of();
+                    if (statement.classification().statementClass() == StatementClass.WRITE) {
+                        DdlGate.Outcome ddl = ddlGate.check(statement.sql(), session.allowBlockingDdl());
+                        if (ddl != null && ddl.refusal() != null) {
+                            // The session's allowance may have changed since PREPARE.
+                            writeError(1, ddl.refusal());
+                            return;
+                        }
+                        perShard = ddl == null ? perShard : ddl.perShard();
+                    }
+                    runSharded(sharded.execute(session, statement, packet.payload(), perShard));
+                }
                 case STMT_FETCH -> writeError(1, ErrorCode.NO_OPEN_CURSOR.packet(statement.id()));
                 default -> writeError(1, ErrorCode.UNSUPPORTED.packet(commandName(command) + " in a sharded deployment"));
             }

@@ -128,7 +128,8 @@ final class ShardedCommands {
     }
 
     /** COM_STMT_EXECUTE of {@code statement}; {@code payload} is the client's packet payload. */
-    CompletableFuture<StatementOutcome> execute(ClientSession session, ClientStatement statement, ByteBuf payload) {
+    CompletableFuture<StatementOutcome> execute(ClientSession session, ClientStatement statement, ByteBuf payload,
+                                                Map<String, String> perShard) {
         out.restart();
         List<Object> parameters;
         try {
@@ -142,7 +143,8 @@ final class ShardedCommands {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return sharded.execute(request(session, statement.sql(), statement.classification(), parameters, true), out);
+        return sharded.execute(request(session, statement.sql(), statement.classification(), parameters, true)
+                .withShardStatements(perShard), out);
     }
 
     /** COM_STMT_SEND_LONG_DATA: kept until the statement's next execute. */
