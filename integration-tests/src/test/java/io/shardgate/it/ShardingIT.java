@@ -532,6 +532,54 @@ class ShardingIT {
         }
     }
 
+    @Test
+    @Order(10)
+    void stringsMergeUnderTheColumnsOwnCollationNotTheConnections() throws Exception {
+        // A result's column definition carries the connection's collation (utf8mb4_general_ci) even for a
+        // utf8mb4_bin column; merging under it would order 'a' before 'B' and fold 'zed' into 'ZED'.
+        oracle.execute("ALTER TABLE shop.events MODIFY kind VARCHAR(16) COLLATE utf8mb4_bin");
+        List<String> kinds = List.of("ZED", "zed", "Zed", "apple", "Apple", "B", "b");
+        try (Connection c = proxy.mariadb("shop", ""); Statement s = c.createStatement()) {
+            s.execute("SET SESSION shardgate_allow_blocking_ddl = ON");
+            s.execute("ALTER TABLE events MODIFY kind VARCHAR(16) COLLATE utf8mb4_bin");
+            for (int i = 0; i < kinds.size(); i++) {
+                String insert = "INSERT INTO events (id, kind) VALUES (" + (900_001 + i) + ", '" + kinds.get(i) + "')";
+                s.executeUpdate(insert);
+                oracle.execute(insert.replace("INTO events", "INTO shop.events"));
+            }
+            assertThat(SHARDS.stream().filter(shard -> !"0".equals(primaries.get(shard).queryString(
+                    "SELECT COUNT(*) FROM shop.events WHERE id > 900000")))).as("both shards hold some of the new kinds").hasSize(2);
+            // Earlier tests wrote events through Shardgate only: compare the rows written here.
+            for (String query : List.of("SELECT DISTINCT kind FROM events WHERE id > 900000 ORDER BY kind",
+                    "SELECT kind, COUNT(*) FROM events WHERE id > 900000 GROUP BY kind ORDER BY kind",
+                    "SELECT MIN(kind), MAX(kind) FROM events WHERE id > 900000",
+                    "SELECT id, kind FROM events WHERE id > 900000 ORDER BY kind, id LIMIT 5")) {
+                assertThat(rowsOf(s, query)).as(query).isEqualTo(rowsOf(oracle, query.replace("FROM events", "FROM shop.events")));
+            }
+        }
+    }
+
+    private static List<List<String>> rowsOf(Statement statement, String sql) throws SQLException {
+        List<List<String>> rows = new ArrayList<>();
+        try (java.sql.ResultSet result = statement.executeQuery(sql)) {
+            int columns = result.getMetaData().getColumnCount();
+            while (result.next()) {
+                List<String> row = new ArrayList<>();
+                for (int i = 1; i <= columns; i++) {
+                    row.add(result.getString(i));
+                }
+                rows.add(row);
+            }
+        }
+        return rows;
+    }
+
+    private static List<List<String>> rowsOf(Node node, String sql) throws SQLException {
+        try (Connection connection = node.connect(); Statement statement = connection.createStatement()) {
+            return rowsOf(statement, sql);
+        }
+    }
+
     private void loadEventsDirectly() {
         List<String> values = ShopData.eventValues(1, ShopData.EVENTS);
         for (String shard : SHARDS) {

@@ -42,6 +42,7 @@ final class ShardResultStream implements RowStream, ResponseSink {
     private enum Phase { FIRST, COLUMNS, ROWS, DONE }
 
     private final String shard;
+    private final ColumnCollations collations;
     private final Consumer<ShardResultStream> onComplete;
     private final ArrayDeque<MySqlPacket> rows = new ArrayDeque<>();
     private final List<ColumnDefinition> definitions = new ArrayList<>();
@@ -64,8 +65,9 @@ final class ShardResultStream implements RowStream, ResponseSink {
      * @param onComplete called once the response is complete (or failed) and the reader is done,
      *                   to hand the connection back
      */
-    ShardResultStream(String shard, Consumer<ShardResultStream> onComplete) {
+    ShardResultStream(String shard, ColumnCollations collations, Consumer<ShardResultStream> onComplete) {
         this.shard = shard;
+        this.collations = collations;
         this.onComplete = onComplete;
     }
 
@@ -123,7 +125,6 @@ final class ShardResultStream implements RowStream, ResponseSink {
                     packet.release();
                     if (definitions.size() == columnCount) {
                         phase = Phase.ROWS;
-                        columns = metas(definitions);
                         decoder = new TextRowDecoder(definitions);
                         notifyAll();
                     }
@@ -201,14 +202,27 @@ final class ShardResultStream implements RowStream, ResponseSink {
     // ----- RowStream: the plan's worker thread -----
 
     @Override
-    public synchronized List<ColumnMeta> columns() {
-        while (columns == null && phase != Phase.DONE) {
-            await();
+    public List<ColumnMeta> columns() {
+        List<ColumnDefinition> known;
+        synchronized (this) {
+            while (decoder == null && phase != Phase.DONE) {
+                await();
+            }
+            if (error != null) {
+                throw error;
+            }
+            if (columns != null) {
+                return columns;
+            }
+            known = List.copyOf(definitions);
         }
-        if (error != null) {
-            throw error;
+        // On the plan worker, outside the lock the event loop takes: a column's own collation may need
+        // one catalog read (cached).
+        List<ColumnMeta> metas = metas(known, collations);
+        synchronized (this) {
+            columns = metas;
         }
-        return columns == null ? List.of() : columns;
+        return metas;
     }
 
     /** The shard's column definitions (empty for a write); valid after {@link #columns()}. */
@@ -316,11 +330,11 @@ final class ShardResultStream implements RowStream, ResponseSink {
         }
     }
 
-    private static List<ColumnMeta> metas(List<ColumnDefinition> definitions) {
+    private static List<ColumnMeta> metas(List<ColumnDefinition> definitions, ColumnCollations collations) {
         List<ColumnMeta> metas = new ArrayList<>(definitions.size());
         for (ColumnDefinition definition : definitions) {
             metas.add(new ColumnMeta(definition.name(), ValueKind.of(definition.type(), definition.charset()),
-                    definition.charset(), definition.decimals()));
+                    collations.of(definition), definition.decimals()));
         }
         return metas;
     }

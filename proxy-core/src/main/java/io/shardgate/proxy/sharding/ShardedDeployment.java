@@ -36,9 +36,17 @@ public final class ShardedDeployment implements AutoCloseable {
     private final long maxBufferedRows;
     private final ExecutorService workers;
     private final XaTransactions xa;
+    private final ColumnCollations collations;
 
     public ShardedDeployment(ShardingSchema schema, List<ShardBackends> shards, SequenceSource sequences, XaTransactions xa,
                              TransactionsConfig transactions, RoutingConfig routing, long maxBufferedRows, int maxSessions) {
+        this(schema, shards, sequences, xa, ColumnCollations.asReported(), transactions, routing, maxBufferedRows, maxSessions);
+    }
+
+    ShardedDeployment(ShardingSchema schema, List<ShardBackends> shards, SequenceSource sequences, XaTransactions xa,
+                      ColumnCollations collations, TransactionsConfig transactions, RoutingConfig routing, long maxBufferedRows,
+                      int maxSessions) {
+        this.collations = collations;
         this.schema = requireNonNull(schema, "schema is null");
         this.plans = new PlanCache(new Planner(schema), 4096);
         Map<String, ShardBackends> byName = new LinkedHashMap<>();
@@ -83,6 +91,10 @@ public final class ShardedDeployment implements AutoCloseable {
 
     SequenceSource sequences() {
         return sequences;
+    }
+
+    ColumnCollations collations() {
+        return collations;
     }
 
     XaTransactions xa() {

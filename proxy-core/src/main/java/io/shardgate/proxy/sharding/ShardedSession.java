@@ -276,6 +276,9 @@ public final class ShardedSession {
         if (request.ddl() && open) {
             commitBranches();
         }
+        if (request.ddl()) {
+            deployment.collations().forgetAll();
+        }
         boolean implicit = false;
         synchronized (this) {
             if (!open && !request.autocommit() && !request.ddl()) {
@@ -497,7 +500,7 @@ public final class ShardedSession {
         @Override
         public RowStream execute(ShardStatement statement) {
             String shard = statement.shard();
-            ShardResultStream stream = new ShardResultStream(shard, this::handBack);
+            ShardResultStream stream = new ShardResultStream(shard, deployment.collations(), this::handBack);
             streams.add(stream);
             String sql = request.ddl() && request.shardStatements().containsKey(shard) ? request.shardStatements().get(shard)
                     : SqlParameters.inline(statement.sql(), statement.parameters());

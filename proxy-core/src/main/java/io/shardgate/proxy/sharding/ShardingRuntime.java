@@ -64,8 +64,10 @@ public final class ShardingRuntime implements AutoCloseable {
             recover(recovery);
             recoveryLoop.scheduleWithFixedDelay(() -> recover(recovery), RECOVERY_INTERVAL.toMillis(), RECOVERY_INTERVAL.toMillis(),
                     TimeUnit.MILLISECONDS);
+            String catalogShard = schema.shardNames().get(0);
             ShardedDeployment deployment = new ShardedDeployment(schema, shards, sequences,
-                    new CoordinatedXa(coordinator, new GlobalTransactionIds()), config.transactions(), config.routing(),
+                    new CoordinatedXa(coordinator, new GlobalTransactionIds()),
+                    new ColumnCollations(() -> controlPlane.dataSource(catalogShard)), config.transactions(), config.routing(),
                     config.limits().maxBufferedRows(), config.limits().maxClientConnections());
             return new ShardingRuntime(controlPlane, sequences, List.of(recoveryLoop, decisionWork), deployment);
         } catch (RuntimeException e) {
