@@ -191,6 +191,26 @@ class ShardedTransactionsIT {
     }
 
     @Test
+    void withCrossShardRejectedASecondWrittenShardIsRefusedAndTheFirstStillCommits() throws Exception {
+        long[] ids = pair(600_000);
+        try (ProxyFixture proxy = ProxyFixture.start(topology, shardKeys, CONFIG.replace("cross_shard: xa", "cross_shard: reject"));
+             Connection client = proxy.mariadb("shop", ""); Statement statement = client.createStatement()) {
+            statement.execute("BEGIN");
+            statement.executeUpdate("INSERT INTO customers (id, name) VALUES (" + ids[0] + ", 'first shard')");
+            // Reading the other shard is fine; writing it is what a rejecting deployment refuses.
+            statement.executeQuery("SELECT * FROM customers WHERE id = " + ids[1]).close();
+            assertThatThrownBy(() -> statement.executeUpdate("INSERT INTO customers (id, name) VALUES (" + ids[1] + ", 'second')"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> {
+                        assertThat(e.getErrorCode()).isEqualTo(1235);
+                        assertThat(e.getMessage()).contains("writing to shard s1 after writing to s0");
+                    });
+            statement.execute("COMMIT");
+            assertThat(visible(ids)).as("the first shard's write committed, the refused one absent").containsExactly(true, false);
+            assertNoPreparedBranches();
+        }
+    }
+
+    @Test
     void aRollbackLeavesNoTraceOnEitherShard() throws Exception {
         long[] kept = pair(200);
         long[] added = pair(210);
