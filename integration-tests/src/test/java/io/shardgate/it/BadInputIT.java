@@ -307,7 +307,7 @@ class BadInputIT {
             if (c.find() && b.find() && Double.parseDouble(c.group(1)) == 0 && Double.parseDouble(b.group(1)) == 0) {
                 return;
             }
-            Thread.onSpinWait();
+            Thread.sleep(20);
         }
         throw new AssertionError("client or backend connections leaked:\n" + last.lines()
                 .filter(l -> l.startsWith("shardgate_client_connections ") || l.startsWith("shardgate_backend_connections"))

@@ -15,9 +15,7 @@ import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -50,10 +48,7 @@ class CollationWarningIT {
                 .build());
         topology.shard("s0").primary().execute("CREATE DATABASE cw");
         topology.shard("s1").primary().execute("CREATE DATABASE cw", "CREATE DATABASE ctl");
-        Map<String, Map<String, String>> shards = new LinkedHashMap<>();
-        shards.put("s0", Map.of("key_range", "-80"));
-        shards.put("s1", Map.of("key_range", "80-"));
-        proxy = ProxyFixture.start(topology, shards, CONFIG);
+        proxy = ProxyFixture.start(topology, ProxyFixture.HALVES, CONFIG);
     }
 
     @AfterAll

@@ -122,10 +122,7 @@ class EngineShardsIT {
         s1 = topology.shard("s1").primary();
         s0.execute("CREATE DATABASE eng");
         s1.execute("CREATE DATABASE eng", "CREATE DATABASE ctl");
-        Map<String, Map<String, String>> shards = new LinkedHashMap<>();
-        shards.put("s0", Map.of("key_range", "-80"));
-        shards.put("s1", Map.of("key_range", "80-"));
-        proxy = ProxyFixture.start(topology, shards, CONFIG);
+        proxy = ProxyFixture.start(topology, ProxyFixture.HALVES, CONFIG);
         measurements.add(String.format("2 shards x (primary + replica) and Shardgate up in %.1f s", (System.nanoTime() - begin) / 1e9));
     }
 
@@ -697,10 +694,7 @@ class EngineShardsIT {
                 for (Shard shard : servers.shards()) {
                     shard.primary().execute("CREATE DATABASE st");
                 }
-                Map<String, Map<String, String>> shards = new LinkedHashMap<>();
-                shards.put("s0", Map.of("key_range", "-80"));
-                shards.put("s1", Map.of("key_range", "80-"));
-                stall = new StallFixture(servers, ProxyFixture.start(servers, shards, """
+                stall = new StallFixture(servers, ProxyFixture.start(servers, ProxyFixture.HALVES, """
                         schemas:
                           - name: st
                             tables:

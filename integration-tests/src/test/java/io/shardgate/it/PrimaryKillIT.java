@@ -22,7 +22,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -91,10 +90,7 @@ class PrimaryKillIT {
         for (String shard : List.of("s0", "s1")) {
             topology.shard(shard).primary().execute("CREATE DATABASE pk");
         }
-        Map<String, Map<String, String>> shards = new LinkedHashMap<>();
-        shards.put("s0", Map.of("key_range", "-80"));
-        shards.put("s1", Map.of("key_range", "80-"));
-        proxy = ProxyFixture.start(topology, shards, CONFIG);
+        proxy = ProxyFixture.start(topology, ProxyFixture.HALVES, CONFIG);
         try (Connection c = proxy.mariadb("pk", ""); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE w (id BIGINT PRIMARY KEY, writer INT NOT NULL)");
         }

@@ -56,6 +56,16 @@ final class ProxyFixture implements AutoCloseable {
         return ownTopology;
     }
 
+    /** Shards s0 and s1 owning the two halves of the keyspace, as the sharded tests configure them. */
+    static final Map<String, Map<String, String>> HALVES = halves();
+
+    private static Map<String, Map<String, String>> halves() {
+        Map<String, Map<String, String>> shards = new LinkedHashMap<>();
+        shards.put("s0", Map.of("key_range", "-80"));
+        shards.put("s1", Map.of("key_range", "80-"));
+        return java.util.Collections.unmodifiableMap(shards);
+    }
+
     /** A proxy in front of every shard of {@code topology}, in the topology's order. */
     static ProxyFixture start(Topology topology, String extraYaml) {
         return start(topology, allShards(topology), extraYaml);

@@ -9,9 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -51,10 +49,7 @@ class ShardedSysbenchIT {
         for (String shard : List.of("s0", "s1")) {
             topology.shard(shard).primary().execute("CREATE DATABASE sbtest");
         }
-        Map<String, Map<String, String>> shards = new LinkedHashMap<>();
-        shards.put("s0", Map.of("key_range", "-80"));
-        shards.put("s1", Map.of("key_range", "80-"));
-        proxy = ProxyFixture.start(topology, shards, CONFIG);
+        proxy = ProxyFixture.start(topology, ProxyFixture.HALVES, CONFIG);
     }
 
     @AfterAll

@@ -99,9 +99,7 @@ class ShardedTransactionsIT {
         }
         assertThat(primary("s1").queryString("SELECT ENGINE FROM information_schema.TABLES"
                 + " WHERE TABLE_SCHEMA = 'shop' AND TABLE_NAME = 'customers'")).isEqualTo("ROCKSDB");
-        shardKeys = new LinkedHashMap<>();
-        shardKeys.put("s0", Map.of("key_range", "-80"));
-        shardKeys.put("s1", Map.of("key_range", "80-"));
+        shardKeys = ProxyFixture.HALVES;
     }
 
     @AfterAll

@@ -100,10 +100,7 @@ class ShardingIT {
         loadEventsDirectly();
         topology.awaitReplication(CATCH_UP);
 
-        Map<String, Map<String, String>> shards = new LinkedHashMap<>();
-        shards.put("s0", Map.of("key_range", "-80"));
-        shards.put("s1", Map.of("key_range", "80-"));
-        proxy = ProxyFixture.start(topology, shards, CONFIG);
+        proxy = ProxyFixture.start(topology, ProxyFixture.HALVES, CONFIG);
         System.out.printf("ShardingIT: 2 shards x (primary + replica), an oracle and Shardgate up in %.2f s%n",
                 (System.nanoTime() - begin) / 1e9);
     }
@@ -515,7 +512,7 @@ class ShardingIT {
                 while (!slept.isDone() && System.nanoTime() < deadline && SHARDS.stream().anyMatch(shard -> !"1".equals(
                         primaries.get(shard).queryString("SELECT COUNT(*) FROM information_schema.PROCESSLIST"
                                 + " WHERE INFO LIKE 'SELECT MAX(SLEEP(30))%'")))) {
-                    Thread.onSpinWait();
+                    Thread.sleep(20);
                 }
                 assertThat(slept.isDone()).as("the statement is still running when KILL QUERY is sent").isFalse();
                 kill.execute("KILL QUERY " + id);

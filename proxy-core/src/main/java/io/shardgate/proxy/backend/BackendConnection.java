@@ -12,7 +12,6 @@ import io.shardgate.proxy.protocol.MySqlPacket;
 
 import io.shardgate.proxy.session.SessionSettings;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -132,6 +131,26 @@ public final class BackendConnection {
         });
     }
 
+    /**
+     * Brings this connection to a session's {@code wanted} settings and, when given, its
+     * LAST_INSERT_ID(), with one SET at most (none when they already match).
+     */
+    public CompletableFuture<Void> adopt(SessionSettings wanted, java.util.OptionalLong wantedLastInsertId) {
+        String sql = io.shardgate.proxy.session.SettingsSync.statement(settings, wanted).orElse(null);
+        boolean assignId = wantedLastInsertId.isPresent() && lastInsertId != wantedLastInsertId.getAsLong();
+        if (assignId) {
+            String assign = "SESSION last_insert_id=" + Long.toUnsignedString(wantedLastInsertId.getAsLong());
+            sql = sql == null ? "SET " + assign : sql + ", " + assign;
+        }
+        if (sql == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return run(Command.QUERY, sql).thenRun(() -> {
+            settings = wanted;
+            wantedLastInsertId.ifPresent(id -> lastInsertId = id);
+        });
+    }
+
     /** Runs a query and reads its (small) text result whole; an ERR completes exceptionally. */
     public CompletableFuture<TextResult> query(String sql) {
         return collect(Command.QUERY, commandPacket(Command.QUERY, sql), packets -> TextResult.parse(packets, capabilities));
@@ -146,8 +165,7 @@ public final class BackendConnection {
     }
 
     private static io.netty.buffer.ByteBuf commandPacket(Command command, String text) {
-        byte[] arg = text.getBytes(StandardCharsets.UTF_8);
-        return Unpooled.buffer(1 + arg.length).writeByte(command.code()).writeBytes(arg);
+        return MySqlPacket.command(command, text).content();
     }
 
     /** Runs one of Shardgate's own commands and reads the whole response into {@code result}. */
@@ -263,6 +281,10 @@ public final class BackendConnection {
         return tracker.okInsertId();
     }
 
+    public long okAffectedRows() {
+        return tracker.okAffectedRows();
+    }
+
     public boolean okHasTrailer() {
         return tracker.okHasTrailer();
     }
@@ -339,9 +361,7 @@ public final class BackendConnection {
     public CompletableFuture<Void> run(Command command, String argument) {
         CompletableFuture<Void> result = new CompletableFuture<>();
         ErrPacket[] error = new ErrPacket[1];
-        byte[] arg = argument == null ? new byte[0] : argument.getBytes(StandardCharsets.UTF_8);
-        MySqlPacket packet = new MySqlPacket(0, Unpooled.buffer(1 + arg.length).writeByte(command.code()).writeBytes(arg));
-        execute(packet, command, new ResponseSink() {
+        execute(MySqlPacket.command(command, argument), command, new ResponseSink() {
             @Override
             public void packet(MySqlPacket response) {
                 if (response.header() == ErrPacket.HEADER && error[0] == null) {

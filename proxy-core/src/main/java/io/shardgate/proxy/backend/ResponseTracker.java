@@ -28,6 +28,7 @@ public final class ResponseTracker {
     private int lastStatus = ServerStatus.AUTOCOMMIT;
     private int warnings;
     private long okInsertId;
+    private long okAffectedRows;
     private boolean okTrailer;
     private boolean error;
     private boolean localInfile;
@@ -65,6 +66,11 @@ public final class ResponseTracker {
     /** The warning count of the response's last OK or EOF (0 when none was seen). */
     public int warnings() {
         return warnings;
+    }
+
+    /** The affected rows of the OK packet {@link #lastWasOk()} reported. */
+    public long okAffectedRows() {
+        return okAffectedRows;
     }
 
     /** The insert id of the OK packet {@link #lastWasOk()} reported. */
@@ -233,7 +239,7 @@ public final class ResponseTracker {
 
     /** An OK packet after its header byte: affected rows, insert id, status, warnings, then info or session state. */
     private void okHead(ByteBuf buf) {
-        Wire.readLenencInt(buf);
+        okAffectedRows = Wire.readLenencInt(buf);
         okInsertId = Wire.readLenencInt(buf);
         lastStatus = buf.readableBytes() >= 2 ? buf.readUnsignedShortLE() : 0;
         warnings = buf.readableBytes() >= 2 ? buf.readUnsignedShortLE() : 0;

@@ -57,14 +57,7 @@ public final class BenchCommand {
         try (Topology topology = Topology.start(TopologySpec.builder().shard("s0", Engine.INNODB, 0).build())) {
             Node primary = topology.shard("s0").primary();
             primary.execute("CREATE DATABASE sbtest");
-            String yaml = """
-                    listen: { host: 127.0.0.1, port: 0 }
-                    admin: { host: 127.0.0.1, port: 0, token: bench-token }
-                    users: [ { name: %s, password: "%s" } ]
-                    backend_user: { name: %s, password: "%s" }
-                    shards: [ { name: s0, primary: "%s" } ]
-                    """.formatted(topology.accounts().user(), topology.accounts().password(), topology.accounts().user(),
-                    topology.accounts().password(), primary.address());
+            String yaml = proxyYaml(topology) + "shards: [ { name: s0, primary: \"" + primary.address() + "\" } ]\n";
             try (ShardgateProxy proxy = ShardgateProxy.start(new ConfigLoader().parse(yaml))) {
                 Sysbench direct = new Sysbench(primary.port(), topology.accounts().user(), topology.accounts().password());
                 Sysbench through = new Sysbench(proxy.port(), topology.accounts().user(), topology.accounts().password());
@@ -92,6 +85,34 @@ public final class BenchCommand {
                 return failures.isEmpty() ? 0 : 1;
             }
         }
+    }
+
+    /**
+     * The {@code --time S} of a bench subcommand (20 by default), or -1 after printing what is wrong
+     * with {@code args}.
+     */
+    static int seconds(String command, List<String> args, PrintStream err) {
+        int seconds = 20;
+        for (int i = 0; i < args.size(); i++) {
+            if (args.get(i).equals("--time") && i + 1 < args.size()) {
+                seconds = Integer.parseInt(args.get(++i));
+            } else {
+                err.println("shardgate bench " + command + ": unknown argument '" + args.get(i) + "' (expected: [--time S])");
+                return -1;
+            }
+        }
+        return seconds;
+    }
+
+    /** A bench proxy's config up to its shards: free ports, and the topology's account as client and backend user. */
+    static String proxyYaml(Topology topology) {
+        return """
+                listen: { host: 127.0.0.1, port: 0 }
+                admin: { host: 127.0.0.1, port: 0, token: bench-token }
+                users: [ { name: %s, password: "%s" } ]
+                backend_user: { name: %s, password: "%s" }
+                """.formatted(topology.accounts().user(), topology.accounts().password(), topology.accounts().user(),
+                topology.accounts().password());
     }
 
     static List<String> timed(int seconds) {

@@ -31,14 +31,9 @@ final class ShardBench {
     }
 
     int run(List<String> args) throws IOException, InterruptedException {
-        int seconds = 20;
-        for (int i = 0; i < args.size(); i++) {
-            if (args.get(i).equals("--time") && i + 1 < args.size()) {
-                seconds = Integer.parseInt(args.get(++i));
-            } else {
-                err.println("shardgate bench shards: unknown argument '" + args.get(i) + "' (expected: [--time S])");
-                return 2;
-            }
+        int seconds = BenchCommand.seconds("shards", args, err);
+        if (seconds < 0) {
+            return 2;
         }
         try (Topology topology = Topology.start(TopologySpec.builder().shard("one", Engine.INNODB, 0)
                 .shard("s0", Engine.INNODB, 0).shard("s1", Engine.INNODB, 0).build())) {
@@ -48,12 +43,7 @@ final class ShardBench {
                 topology.shard(shard).primary().execute("CREATE DATABASE sbtest");
             }
             Node one = topology.shard("one").primary();
-            String head = """
-                    listen: { host: 127.0.0.1, port: 0 }
-                    admin: { host: 127.0.0.1, port: 0, token: bench-token }
-                    users: [ { name: %s, password: "%s" } ]
-                    backend_user: { name: %s, password: "%s" }
-                    """.formatted(user, password, user, password);
+            String head = BenchCommand.proxyYaml(topology);
             String single = head + "shards: [ { name: one, primary: \"" + one.address() + "\" } ]\n";
             String sharded = head + """
                     shards:

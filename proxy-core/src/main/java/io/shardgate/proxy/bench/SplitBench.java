@@ -33,14 +33,9 @@ final class SplitBench {
     }
 
     int run(List<String> args) throws IOException, InterruptedException {
-        int seconds = 20;
-        for (int i = 0; i < args.size(); i++) {
-            if (args.get(i).equals("--time") && i + 1 < args.size()) {
-                seconds = Integer.parseInt(args.get(++i));
-            } else {
-                err.println("shardgate bench split: unknown argument '" + args.get(i) + "' (expected: [--time S])");
-                return 2;
-            }
+        int seconds = BenchCommand.seconds("split", args, err);
+        if (seconds < 0) {
+            return 2;
         }
         try (Topology topology = Topology.start(TopologySpec.builder().shard("s0", Engine.INNODB, 2).build())) {
             Node primary = topology.shard("s0").primary();
@@ -54,14 +49,8 @@ final class SplitBench {
                     throw new IOException(replica + " did not catch up with the prepared table");
                 }
             }
-            String yaml = """
-                    listen: { host: 127.0.0.1, port: 0 }
-                    admin: { host: 127.0.0.1, port: 0, token: bench-token }
-                    users: [ { name: %s, password: "%s" } ]
-                    backend_user: { name: %s, password: "%s" }
-                    shards: [ { name: s0, primary: "%s", replicas: [ "%s", "%s" ] } ]
-                    """.formatted(user, password, user, password, primary.address(),
-                    topology.shard("s0").replica(0).address(), topology.shard("s0").replica(1).address());
+            String yaml = BenchCommand.proxyYaml(topology) + "shards: [ { name: s0, primary: \"%s\", replicas: [ \"%s\", \"%s\" ] } ]\n"
+                    .formatted(primary.address(), topology.shard("s0").replica(0).address(), topology.shard("s0").replica(1).address());
             try (ShardgateProxy proxy = ShardgateProxy.start(new ConfigLoader().parse(yaml))) {
                 BenchCommand.Sysbench through = new BenchCommand.Sysbench(proxy.port(), user, password);
                 List<String> extra = new ArrayList<>(BenchCommand.timed(seconds));

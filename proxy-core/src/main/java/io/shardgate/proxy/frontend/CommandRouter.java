@@ -6,16 +6,11 @@ import io.shardgate.proxy.backend.BackendPool;
 import io.shardgate.proxy.error.ErrorCode;
 import io.shardgate.proxy.protocol.Command;
 import io.shardgate.proxy.session.SessionPin;
-import io.shardgate.proxy.session.SettingsSync;
 import io.shardgate.proxy.session.UserVariableCapture;
 
-import io.shardgate.proxy.config.RoutingConfig;
 import io.shardgate.proxy.protocol.ServerStatus;
-import io.shardgate.proxy.routing.ReplicaBackend;
-import io.shardgate.proxy.routing.ReplicaChoice;
-import io.shardgate.proxy.routing.ReplicaChooser;
+import io.shardgate.proxy.routing.ReplicaRead;
 import io.shardgate.proxy.routing.ShardBackends;
-import io.shardgate.replication.gtid.MariaDbGtidPosition;
 import io.shardgate.router.classify.Classification;
 import io.shardgate.router.classify.ReadWriteDecision;
 import io.shardgate.router.classify.RoutingDecision;
@@ -24,7 +19,6 @@ import io.shardgate.router.classify.Target;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -43,10 +37,11 @@ import java.util.concurrent.CompletableFuture;
 final class CommandRouter {
     private static final System.Logger LOG = System.getLogger(CommandRouter.class.getName());
     private final FrontendContext context;
-    private final ReplicaChooser chooser = new ReplicaChooser();
+    private final ReplicaRead replicaRead;
 
     CommandRouter(FrontendContext context) {
         this.context = context;
+        this.replicaRead = new ReplicaRead(context.config().routing(), context.metrics()::readRetried);
     }
 
     private ShardBackends shard() {
@@ -82,38 +77,12 @@ final class CommandRouter {
         if (decision.target() != Target.REPLICA) {
             return bind(session, loop, shard().primary(), needsLastInsertId);
         }
-        RoutingConfig routing = context.config().routing();
-        long budget = classification.hints().maxLagMs().orElse(session.maxLagMs().orElse(routing.maxReplicaLagMs()));
-        MariaDbGtidPosition mustHave = routing.causalReads() == RoutingConfig.CausalReads.OFF
-                ? MariaDbGtidPosition.empty() : session.causalPosition();
-        ReplicaChoice choice = chooser.choose(shard(), budget, mustHave);
-        if (choice.replica().isEmpty()) {
-            if (routing.fallback() == RoutingConfig.Fallback.ERROR) {
-                return CompletableFuture.failedFuture(ErrorCode.NO_FRESH_REPLICA.exception(shard().shard(), budget));
-            }
-            return bind(session, loop, shard().primary(), needsLastInsertId);
-        }
-        ReplicaBackend replica = choice.replica().get();
-        CompletableFuture<BackendConnection> bound = bind(session, loop, replica.pool(), needsLastInsertId);
-        if (choice.waitFor().isPresent()) {
-            long waitMs = Math.min(budget, routing.causalWait().toMillis());
-            bound = bound.thenCompose(connection -> io.shardgate.proxy.routing.ReplicaCatchUp.caughtUp(connection, choice.waitFor().get(), waitMs).thenCompose(ok -> {
-                if (ok) {
-                    return CompletableFuture.completedFuture(connection);
-                }
-                // The replica did not apply the session's write in time: the primary has it.
-                session.backend(null);
-                connection.owner().release(connection);
-                return bind(session, loop, shard().primary(), needsLastInsertId);
-            }));
-        }
-        // A replica that cannot be reached costs the read nothing: the primary answers it.
-        return bound.exceptionallyCompose(error -> {
-            LOG.log(System.Logger.Level.WARNING, "connection " + session.connectionId() + ": replica "
-                    + replica.server().address() + " could not take a read, the primary answers it: " + error);
-            context.metrics().readRetried();
-            return bind(session, loop, shard().primary(), needsLastInsertId);
-        });
+        long budget = classification.hints().maxLagMs().orElse(session.maxLagMs().orElse(context.config().routing().maxReplicaLagMs()));
+        return replicaRead.connect(shard(), budget, session.causalPosition(), pool -> bind(session, loop, pool, needsLastInsertId),
+                connection -> {
+                    session.backend(null);
+                    connection.owner().release(connection);
+                }, "connection " + session.connectionId());
     }
 
     private static RoutingDecision decide(ClientSession session, Classification classification) {
@@ -159,19 +128,8 @@ final class CommandRouter {
     }
 
     private CompletableFuture<Void> bring(ClientSession session, BackendConnection connection, boolean needsLastInsertId) {
-        Optional<String> set = SettingsSync.statement(connection.settings(), session.settings());
-        String sql = set.orElse(null);
-        if (needsLastInsertId && connection.lastInsertId() != session.lastInsertId()) {
-            String assign = "SESSION last_insert_id=" + Long.toUnsignedString(session.lastInsertId());
-            sql = sql == null ? "SET " + assign : sql + ", " + assign;
-        }
-        CompletableFuture<Void> done = sql == null ? CompletableFuture.completedFuture(null)
-                : connection.run(Command.QUERY, sql).thenRun(() -> {
-                    connection.settings(session.settings());
-                    if (needsLastInsertId) {
-                        connection.lastInsertId(session.lastInsertId());
-                    }
-                });
+        CompletableFuture<Void> done = connection.adopt(session.settings(),
+                needsLastInsertId ? java.util.OptionalLong.of(session.lastInsertId()) : java.util.OptionalLong.empty());
         String nextTransaction = session.nextTransaction();
         if (nextTransaction == null) {
             return done;

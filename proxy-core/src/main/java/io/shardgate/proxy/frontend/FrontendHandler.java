@@ -14,7 +14,6 @@ import io.shardgate.proxy.backend.ResponseSink;
 import io.shardgate.proxy.config.UserConfig;
 import io.shardgate.proxy.error.ErrorCode;
 import io.shardgate.proxy.error.ErrorTranslator;
-import io.shardgate.proxy.error.ShardgateException;
 import io.shardgate.proxy.protocol.AuthSwitchRequest;
 import io.shardgate.proxy.protocol.Capabilities;
 import io.shardgate.proxy.protocol.ChangeUserRequest;
@@ -362,8 +361,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                     if (ddl != null && !ddl.sql().equals(sql)) {
                         packet.release();
                         sql = ddl.sql();
-                        packet = new MySqlPacket(0, Unpooled.buffer(1 + sql.length() * 3).writeByte(Command.QUERY.code())
-                                .writeBytes(sql.getBytes(StandardCharsets.UTF_8)));
+                        packet = MySqlPacket.command(Command.QUERY, sql);
                     }
                 }
                 if (sharded != null && shardedQuery(packet, sql, classification, ddlStatements)) {

@@ -124,7 +124,7 @@ final class ShardedCommands {
     CompletableFuture<StatementOutcome> query(ClientSession session, String sql, Classification classification,
                                               Map<String, String> perShard) {
         out.restart();
-        return sharded.execute(request(session, sql, classification, List.of(), false).withShardStatements(perShard), out);
+        return sharded.execute(request(session, sql, classification, List.of(), false, perShard), out);
     }
 
     /** COM_STMT_EXECUTE of {@code statement}; {@code payload} is the client's packet payload. */
@@ -143,8 +143,7 @@ final class ShardedCommands {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return sharded.execute(request(session, statement.sql(), statement.classification(), parameters, true)
-                .withShardStatements(perShard), out);
+        return sharded.execute(request(session, statement.sql(), statement.classification(), parameters, true, perShard), out);
     }
 
     /** COM_STMT_SEND_LONG_DATA: kept until the statement's next execute. */
@@ -176,14 +175,14 @@ final class ShardedCommands {
     }
 
     private StatementRequest request(ClientSession session, String sql, Classification classification, List<Object> parameters,
-                                     boolean binary) {
+                                     boolean binary, Map<String, String> perShard) {
         boolean write = classification.statementClass() == StatementClass.WRITE;
         boolean replica = ReadWriteDecision.decide(classification, CommandRouter.routingState(session), classification.hints()).target()
                 == Target.REPLICA;
         long budget = classification.hints().maxLagMs().orElse(session.maxLagMs().orElse(context.config().routing().maxReplicaLagMs()));
         return new StatementRequest(sql, session.schema(), session.settings(), session.lastInsertId(),
                 classification.effects().readsLastInsertId(), parameters, binary, write, write && isDdl(sql), replica, budget,
-                autocommit(session), session.channel().eventLoop(), session.capabilities());
+                autocommit(session), session.channel().eventLoop(), session.capabilities(), perShard);
     }
 
     static boolean autocommit(ClientSession session) {

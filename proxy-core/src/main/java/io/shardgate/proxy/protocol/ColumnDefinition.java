@@ -88,11 +88,6 @@ public record ColumnDefinition(String catalog, String schema, String table, Stri
         return new ColumnDefinition(CATALOG, "", "", "", name, "", charset, length, type, flags, decimals);
     }
 
-    /** This definition with other decimals. */
-    public ColumnDefinition withDecimals(int decimals) {
-        return new ColumnDefinition(catalog, schema, table, orgTable, name, orgName, charset, length, type, flags, decimals);
-    }
-
     /** Reads a column definition without moving the reader index of {@code payload}; bytes after the fixed fields are ignored. */
     public static ColumnDefinition parse(ByteBuf payload) {
         ByteBuf buf = payload.duplicate();

@@ -41,6 +41,12 @@ public final class MySqlPacket extends DefaultByteBufHolder {
         return this;
     }
 
+    /** A client command (sequence id 0): the command byte, then {@code argument} in UTF-8 (nothing when null). */
+    public static MySqlPacket command(Command command, String argument) {
+        byte[] bytes = argument == null ? new byte[0] : argument.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return new MySqlPacket(0, io.netty.buffer.Unpooled.buffer(1 + bytes.length).writeByte(command.code()).writeBytes(bytes));
+    }
+
     /** The same payload (retained) under another sequence id. */
     public MySqlPacket withSequenceId(int id) {
         return new MySqlPacket(id, content().retain());

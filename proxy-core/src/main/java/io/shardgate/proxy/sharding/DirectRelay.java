@@ -7,8 +7,6 @@ import io.shardgate.proxy.error.ErrorCode;
 import io.shardgate.proxy.protocol.ColumnDefinition;
 import io.shardgate.proxy.protocol.ErrPacket;
 import io.shardgate.proxy.protocol.MySqlPacket;
-import io.shardgate.proxy.protocol.ServerStatus;
-import io.shardgate.proxy.protocol.SessionStateInfo;
 import io.shardgate.proxy.protocol.TextRowDecoder;
 import io.shardgate.proxy.protocol.Wire;
 import io.shardgate.router.exec.Completion;
@@ -131,21 +129,12 @@ final class DirectRelay implements ResponseSink {
     }
 
     private Completion ok(ByteBuf payload) {
-        ByteBuf in = payload.duplicate();
-        in.skipBytes(1);
-        long affected = Wire.readLenencInt(in);
-        long id = Wire.readLenencInt(in);
-        int okStatus = in.readableBytes() >= 2 ? in.readUnsignedShortLE() : 0;
-        int warnings = in.readableBytes() >= 2 ? in.readUnsignedShortLE() : 0;
-        insertId = id;
-        if ((okStatus & ServerStatus.SESSION_STATE_CHANGED) != 0) {
-            for (SessionStateInfo.Variable variable : SessionStateInfo.ofOk(payload).variables()) {
-                if (variable.name().equals("last_gtid") && !variable.value().isEmpty()) {
-                    lastGtid = variable.value();
-                }
-            }
+        ShardOk ok = ShardOk.of(connection, payload);
+        insertId = ok.completion().lastInsertId();
+        if (ok.lastGtid() != null) {
+            lastGtid = ok.lastGtid();
         }
-        return new Completion(affected, id, warnings);
+        return ok.completion();
     }
 
     @Override

@@ -3,51 +3,46 @@ package io.shardgate.proxy.sharding;
 import io.shardgate.router.plan.Plan;
 import io.shardgate.router.planner.Planner;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * Plans by statement text and current schema, least recently used evicted. Plans do not depend on
+ * Plans by statement text and current schema, at most {@code capacity} of them (a full cache drops an
+ * arbitrary plan: a lock-free lookup matters more on this path than which plan goes). Plans do not depend on
  * parameter values, so one plan serves every execution of a prepared statement and every repeat of
  * the same text. Planning errors are not cached: they are cheap to reproduce and rare.
  */
 final class PlanCache {
     private final Planner planner;
-    private final Map<Key, Plan> plans;
+    private final int capacity;
+    private final Map<Key, Plan> plans = new ConcurrentHashMap<>();
 
     private record Key(String schema, String sql) {
     }
 
     PlanCache(Planner planner, int capacity) {
         this.planner = requireNonNull(planner, "planner is null");
-        this.plans = new LinkedHashMap<>(Math.min(capacity, 1024), 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<Key, Plan> eldest) {
-                return size() > capacity;
-            }
-        };
+        this.capacity = capacity;
     }
 
+    /** Every statement looks its plan up here: a lock-free read; a miss plans and, when full, drops some other plan. */
     Plan plan(String sql, String schema) {
         Key key = new Key(schema == null ? "" : schema, sql);
-        synchronized (plans) {
-            Plan cached = plans.get(key);
-            if (cached != null) {
-                return cached;
-            }
+        Plan cached = plans.get(key);
+        if (cached != null) {
+            return cached;
         }
         Plan plan = planner.plan(sql, schema == null || schema.isEmpty() ? null : schema);
-        synchronized (plans) {
-            plans.put(key, plan);
+        if (plans.size() >= capacity) {
+            java.util.Iterator<Key> some = plans.keySet().iterator();
+            if (some.hasNext()) {
+                some.next();
+                some.remove();
+            }
         }
+        plans.put(key, plan);
         return plan;
-    }
-
-    int size() {
-        synchronized (plans) {
-            return plans.size();
-        }
     }
 }

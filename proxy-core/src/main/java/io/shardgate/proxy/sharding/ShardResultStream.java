@@ -8,8 +8,6 @@ import io.shardgate.proxy.error.ErrorCode;
 import io.shardgate.proxy.protocol.ColumnDefinition;
 import io.shardgate.proxy.protocol.ErrPacket;
 import io.shardgate.proxy.protocol.MySqlPacket;
-import io.shardgate.proxy.protocol.ServerStatus;
-import io.shardgate.proxy.protocol.SessionStateInfo;
 import io.shardgate.proxy.protocol.TextRowDecoder;
 import io.shardgate.proxy.protocol.Wire;
 import io.shardgate.router.exec.ColumnMeta;
@@ -57,7 +55,6 @@ final class ShardResultStream implements RowStream, ResponseSink {
     private boolean closed;
     private boolean paused;
     private boolean handedBack;
-    private int writeStatus;
     private String lastGtid;
 
     /**
@@ -153,21 +150,11 @@ final class ShardResultStream implements RowStream, ResponseSink {
     }
 
     private Completion ok(ByteBuf payload) {
-        ByteBuf in = payload.duplicate();
-        in.skipBytes(1);
-        long affected = Wire.readLenencInt(in);
-        long insertId = Wire.readLenencInt(in);
-        int status = in.readableBytes() >= 2 ? in.readUnsignedShortLE() : 0;
-        int warnings = in.readableBytes() >= 2 ? in.readUnsignedShortLE() : 0;
-        writeStatus = status;
-        if ((status & ServerStatus.SESSION_STATE_CHANGED) != 0) {
-            for (SessionStateInfo.Variable variable : SessionStateInfo.ofOk(payload).variables()) {
-                if (variable.name().equals("last_gtid") && !variable.value().isEmpty()) {
-                    lastGtid = variable.value();
-                }
-            }
+        ShardOk ok = ShardOk.of(connection, payload);
+        if (ok.lastGtid() != null) {
+            lastGtid = ok.lastGtid();
         }
-        return new Completion(affected, insertId, warnings);
+        return ok.completion();
     }
 
     @Override
@@ -266,11 +253,6 @@ final class ShardResultStream implements RowStream, ResponseSink {
         return completion;
     }
 
-    /** The status flags of the OK that ended the response. */
-    synchronized int status() {
-        return writeStatus;
-    }
-
     /** The GTID of the write this statement committed (autocommit), if the server reported one. */
     synchronized String lastGtid() {
         return lastGtid;
@@ -301,10 +283,6 @@ final class ShardResultStream implements RowStream, ResponseSink {
             }
         }
         handBackIfDone();
-    }
-
-    synchronized boolean isClosed() {
-        return closed;
     }
 
     synchronized boolean isComplete() {

@@ -2,6 +2,7 @@ package io.shardgate.proxy.sharding;
 
 import io.shardgate.proxy.config.RoutingConfig;
 import io.shardgate.proxy.config.TransactionsConfig;
+import io.shardgate.proxy.routing.ReplicaRead;
 import io.shardgate.proxy.routing.ShardBackends;
 import io.shardgate.router.plan.Plan;
 import io.shardgate.router.plan.SequenceSource;
@@ -37,6 +38,7 @@ public final class ShardedDeployment implements AutoCloseable {
     private final ExecutorService workers;
     private final XaTransactions xa;
     private final ColumnCollations collations;
+    private final ReplicaRead replicaRead;
 
     public ShardedDeployment(ShardingSchema schema, List<ShardBackends> shards, SequenceSource sequences, XaTransactions xa,
                              TransactionsConfig transactions, RoutingConfig routing, long maxBufferedRows, int maxSessions) {
@@ -63,6 +65,7 @@ public final class ShardedDeployment implements AutoCloseable {
         this.xa = requireNonNull(xa, "xa is null");
         this.transactions = requireNonNull(transactions, "transactions is null");
         this.routing = requireNonNull(routing, "routing is null");
+        this.replicaRead = new ReplicaRead(routing, () -> { });
         this.maxBufferedRows = maxBufferedRows;
         AtomicInteger threads = new AtomicInteger();
         this.workers = new ThreadPoolExecutor(0, Math.max(1, maxSessions), 60, TimeUnit.SECONDS, new SynchronousQueue<>(), task -> {
@@ -91,6 +94,10 @@ public final class ShardedDeployment implements AutoCloseable {
 
     SequenceSource sequences() {
         return sequences;
+    }
+
+    ReplicaRead replicaRead() {
+        return replicaRead;
     }
 
     ColumnCollations collations() {

@@ -1,9 +1,7 @@
 package io.shardgate.proxy.sharding;
 
-import io.netty.buffer.Unpooled;
 import io.shardgate.proxy.backend.BackendConnection;
 import io.shardgate.proxy.backend.BackendPool;
-import io.shardgate.proxy.config.RoutingConfig;
 import io.shardgate.proxy.config.TransactionsConfig;
 import io.shardgate.proxy.error.BackendErrorException;
 import io.shardgate.proxy.error.ErrorCode;
@@ -12,11 +10,7 @@ import io.shardgate.proxy.protocol.Command;
 import io.shardgate.proxy.protocol.ColumnDefinition;
 import io.shardgate.proxy.protocol.MySqlPacket;
 import io.shardgate.proxy.protocol.ServerStatus;
-import io.shardgate.proxy.routing.ReplicaCatchUp;
-import io.shardgate.proxy.routing.ReplicaChoice;
-import io.shardgate.proxy.routing.ReplicaChooser;
 import io.shardgate.proxy.routing.ShardBackends;
-import io.shardgate.proxy.session.SettingsSync;
 import io.shardgate.replication.gtid.MariaDbGtid;
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
 import io.shardgate.router.exec.Completion;
@@ -38,7 +32,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -67,7 +60,6 @@ public final class ShardedSession {
             java.util.regex.Pattern.CASE_INSENSITIVE);
 
     private final ShardedDeployment deployment;
-    private final ReplicaChooser chooser = new ReplicaChooser();
     /** The shards' branch connections of the open transaction, in the order first touched. */
     private final Map<String, CompletableFuture<BackendConnection>> branches = new LinkedHashMap<>();
     /** The last stream on each branch: the next statement on that branch waits for its response to end. */
@@ -110,8 +102,14 @@ public final class ShardedSession {
 
     /** Runs a planned statement and writes its response; completes with what it did, or fails before or while answering. */
     public CompletableFuture<StatementOutcome> execute(StatementRequest request, ClientChannel out) {
-        CompletableFuture<StatementOutcome> direct = direct(request, out);
-        return direct != null ? direct : submit(() -> run(request, out));
+        Plan plan;
+        try {
+            plan = deployment.plan(request.sql(), request.schema());
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        CompletableFuture<StatementOutcome> direct = direct(plan, request, out);
+        return direct != null ? direct : submit(() -> run(plan, request, out));
     }
 
     /**
@@ -119,7 +117,7 @@ public final class ShardedSession {
      * worker: its response is relayed on the backend connection's event loop ({@link DirectRelay}).
      * Null when the statement needs the worker.
      */
-    private CompletableFuture<StatementOutcome> direct(StatementRequest request, ClientChannel out) {
+    private CompletableFuture<StatementOutcome> direct(Plan plan, StatementRequest request, ClientChannel out) {
         synchronized (this) {
             if (open || !request.autocommit() || request.ddl()) {
                 return null;
@@ -128,7 +126,6 @@ public final class ShardedSession {
         ShardStatement statement;
         String sql;
         try {
-            Plan plan = deployment.plan(request.sql(), request.schema());
             if (!(plan.root() instanceof Route route) || route.variant() == RouteVariant.ALL
                     || plan.parameterCount() != request.parameters().size()) {
                 return null;
@@ -169,10 +166,8 @@ public final class ShardedSession {
                     result.complete(outcome);
                 }
             });
-            byte[] text = sql.getBytes(StandardCharsets.UTF_8);
             try {
-                connection.execute(new MySqlPacket(0, Unpooled.buffer(1 + text.length).writeByte(Command.QUERY.code()).writeBytes(text)),
-                        Command.QUERY, relay);
+                connection.execute(MySqlPacket.command(Command.QUERY, sql), Command.QUERY, relay);
             } catch (RuntimeException e) {
                 connection.owner().discard(connection);
                 result.completeExceptionally(e);
@@ -271,8 +266,7 @@ public final class ShardedSession {
 
     // ----- statements -----
 
-    private StatementOutcome run(StatementRequest request, ClientChannel out) {
-        Plan plan = deployment.plan(request.sql(), request.schema());
+    private StatementOutcome run(Plan plan, StatementRequest request, ClientChannel out) {
         if (request.ddl() && open) {
             commitBranches();
         }
@@ -511,8 +505,7 @@ public final class ShardedSession {
                 }
                 stream.connection(connection);
                 running.add(connection);
-                byte[] text = sql.getBytes(StandardCharsets.UTF_8);
-                MySqlPacket packet = new MySqlPacket(0, Unpooled.buffer(1 + text.length).writeByte(Command.QUERY.code()).writeBytes(text));
+                MySqlPacket packet = MySqlPacket.command(Command.QUERY, sql);
                 try {
                     connection.execute(packet, Command.QUERY, stream);
                 } catch (RuntimeException e) {
@@ -577,32 +570,12 @@ public final class ShardedSession {
         }
 
         private CompletableFuture<BackendConnection> replica(ShardBackends backends) {
-            RoutingConfig routing = deployment.routing();
-            MariaDbGtidPosition mustHave;
+            MariaDbGtidPosition written;
             synchronized (ShardedSession.this) {
-                mustHave = routing.causalReads() == RoutingConfig.CausalReads.OFF ? MariaDbGtidPosition.empty()
-                        : causal.getOrDefault(backends.shard(), MariaDbGtidPosition.empty());
+                written = causal.getOrDefault(backends.shard(), MariaDbGtidPosition.empty());
             }
-            ReplicaChoice choice = chooser.choose(backends, request.maxLagMs(), mustHave);
-            if (choice.replica().isEmpty()) {
-                if (routing.fallback() == RoutingConfig.Fallback.ERROR) {
-                    return CompletableFuture.failedFuture(ErrorCode.NO_FRESH_REPLICA.exception(backends.shard(), request.maxLagMs()));
-                }
-                return bind(backends.primary());
-            }
-            CompletableFuture<BackendConnection> bound = bind(choice.replica().get().pool());
-            if (choice.waitFor().isPresent()) {
-                long waitMs = Math.min(request.maxLagMs(), routing.causalWait().toMillis());
-                bound = bound.thenCompose(connection -> ReplicaCatchUp.caughtUp(connection, choice.waitFor().get(), waitMs)
-                        .thenCompose(ok -> {
-                            if (ok) {
-                                return CompletableFuture.completedFuture(connection);
-                            }
-                            connection.owner().release(connection);
-                            return bind(backends.primary());
-                        }));
-            }
-            return bound.exceptionallyCompose(error -> bind(backends.primary()));
+            return deployment.replicaRead().connect(backends, request.maxLagMs(), written, this::bind,
+                    connection -> connection.owner().release(connection), "sharded session");
         }
 
         /** A pooled connection in the session's schema, brought to its settings. */
@@ -627,22 +600,9 @@ public final class ShardedSession {
             if (!request.schema().isEmpty() && !request.schema().equals(connection.schema())) {
                 done = connection.run(Command.INIT_DB, request.schema()).thenRun(() -> connection.schema(request.schema()));
             }
-            Optional<String> set = SettingsSync.statement(connection.settings(), request.settings());
-            String sql = set.orElse(null);
-            if (request.needsLastInsertId() && connection.lastInsertId() != request.lastInsertId()) {
-                String assign = "SESSION last_insert_id=" + Long.toUnsignedString(request.lastInsertId());
-                sql = sql == null ? "SET " + assign : sql + ", " + assign;
-            }
-            if (sql != null) {
-                String statement = sql;
-                done = done.thenCompose(ok -> connection.run(Command.QUERY, statement)).thenRun(() -> {
-                    connection.settings(request.settings());
-                    if (request.needsLastInsertId()) {
-                        connection.lastInsertId(request.lastInsertId());
-                    }
-                });
-            }
-            return done.thenApply(ok -> connection);
+            java.util.OptionalLong lastInsertId = request.needsLastInsertId() ? java.util.OptionalLong.of(request.lastInsertId())
+                    : java.util.OptionalLong.empty();
+            return done.thenCompose(ok -> connection.adopt(request.settings(), lastInsertId)).thenApply(ok -> connection);
         }
 
         /** A stream's response has ended and its reader is done: its connection goes back, unless it is a branch. */

@@ -38,17 +38,4 @@ public record StatementRequest(String sql, String schema, SessionSettings settin
         requireNonNull(loop, "loop is null");
         shardStatements = java.util.Map.copyOf(shardStatements);
     }
-
-    public StatementRequest(String sql, String schema, SessionSettings settings, long lastInsertId, boolean needsLastInsertId,
-                            List<Object> parameters, boolean binary, boolean write, boolean ddl, boolean replicaAllowed,
-                            long maxLagMs, boolean autocommit, EventLoop loop, long clientCapabilities) {
-        this(sql, schema, settings, lastInsertId, needsLastInsertId, parameters, binary, write, ddl, replicaAllowed, maxLagMs,
-                autocommit, loop, clientCapabilities, java.util.Map.of());
-    }
-
-    /** This request with each shard's own DDL statement. */
-    public StatementRequest withShardStatements(java.util.Map<String, String> statements) {
-        return new StatementRequest(sql, schema, settings, lastInsertId, needsLastInsertId, parameters, binary, write, ddl,
-                replicaAllowed, maxLagMs, autocommit, loop, clientCapabilities, statements);
-    }
 }
