@@ -57,7 +57,7 @@ final class ExactTemporalRows {
         byType.put(EventType.MARIADB_GTID, new MariadbGtidEventDataDeserializer());
         byType.put(EventType.BINLOG_CHECKPOINT, new BinlogCheckpointEventDataDeserializer());
         byType.put(EventType.MARIADB_GTID_LIST, new MariadbGtidListEventDataDeserializer());
-        return new EventDeserializer(new EventHeaderV4Deserializer(), new NullEventDataDeserializer(), byType, tableMaps);
+        return new RepeatedTableMaps(new EventHeaderV4Deserializer(), new NullEventDataDeserializer(), byType, tableMaps);
     }
 
     private static Serializable date(ByteArrayInputStream in) throws IOException {

@@ -44,7 +44,8 @@ public final class TransactionAssembler {
     private final TableFilter filter;
     private final ValueConverter converter = new ValueConverter();
     private final Output output;
-    private final Map<Long, Object> tables = new HashMap<>();
+    /** By table id: the table map last seen and what it resolved to (a TableSchema, or EXCLUDED). */
+    private final Map<Long, Mapped> tables = new HashMap<>();
 
     private MariaDbGtid gtid;
     private boolean standalone;
@@ -91,18 +92,22 @@ public final class TransactionAssembler {
 
     private void tableMap(TableMapEventData data) {
         requireOpen("table map of " + data.getDatabase() + "." + data.getTable());
-        if (!filter.carriesTable(data.getDatabase(), data.getTable())) {
-            tables.put(data.getTableId(), EXCLUDED);
+        Mapped known = tables.get(data.getTableId());
+        if (known != null && known.map == data) {
+            // The same map as before (RepeatedTableMaps hands out one object per repeated map), and no
+            // DDL since: it resolves to the same table.
             return;
         }
-        tables.put(data.getTableId(), schemas.resolve(data));
+        Object resolved = filter.carriesTable(data.getDatabase(), data.getTable()) ? schemas.resolve(data) : EXCLUDED;
+        tables.put(data.getTableId(), new Mapped(data, resolved));
     }
 
     private TableSchema table(long tableId, BitSet included) {
-        Object table = tables.get(tableId);
-        if (table == null) {
+        Mapped mapped = tables.get(tableId);
+        if (mapped == null) {
             throw new StreamException("transaction " + gtid + ": row event for table id " + tableId + " without a table map");
         }
+        Object table = mapped.resolved;
         if (table == EXCLUDED) {
             return null;
         }
@@ -209,6 +214,9 @@ public final class TransactionAssembler {
         if (gtid == null) {
             throw new StreamException(what + " outside a transaction (no GTID event before it)");
         }
+    }
+
+    private record Mapped(TableMapEventData map, Object resolved) {
     }
 
     private static String abbreviate(String sql) {

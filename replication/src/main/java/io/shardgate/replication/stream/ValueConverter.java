@@ -112,6 +112,6 @@ public final class ValueConverter {
     }
 
     static boolean isUtf8(String charset) {
-        return charset != null && charset.toLowerCase(Locale.ROOT).startsWith("utf8");
+        return charset != null && charset.regionMatches(true, 0, "utf8", 0, 4);
     }
 }

@@ -32,9 +32,11 @@ class TransactionAssemblerTest {
     /** Two columns, {@code id INT UNSIGNED} (the key) and {@code name VARCHAR utf8mb4}. */
     private static final class FakeSchemas implements TableSchemaSource {
         int invalidations;
+        int resolved;
 
         @Override
         public TableSchema resolve(TableMapEventData map) {
+            resolved++;
             if (map.getTable().equals("nokey")) {
                 throw new StreamException("table " + map.getDatabase() + ".nokey has no primary key");
             }
@@ -154,6 +156,21 @@ class TransactionAssemblerTest {
             assertThat(t.schemas()).containsExactly("shop");
         });
         assertThat(schemas.invalidations).isEqualTo(1);
+    }
+
+    @Test
+    void aRepeatedTableMapIsResolvedOnceUntilTheNextDdl() throws Exception {
+        Event map = tableMap(7, "shop", "t");
+        feed(gtid(1, false), map, insert(7, 1, "a"), xid(), gtid(2, false), map, insert(7, 2, "b"), xid());
+        assertThat(schemas.resolved).isEqualTo(1);
+        assertThat(((RowChange) out.get(1).changes().get(0)).table())
+                .isSameAs(((RowChange) out.get(0).changes().get(0)).table());
+
+        feed(gtid(3, true), query("shop", "ALTER TABLE t ADD COLUMN x INT"), gtid(4, false), map, insert(7, 3, "c"), xid());
+        assertThat(schemas.resolved).isEqualTo(2);
+
+        feed(gtid(5, false), tableMap(7, "shop", "t"), insert(7, 4, "d"), xid());
+        assertThat(schemas.resolved).as("a map decoded anew is resolved anew").isEqualTo(3);
     }
 
     @Test
