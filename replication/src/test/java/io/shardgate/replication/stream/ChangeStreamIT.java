@@ -90,6 +90,10 @@ class ChangeStreamIT {
                         + " UNHEX('00FF00FF'), UNHEX('000102FEFF'), UNHEX('DEADBEEF00'),"
                         + " REPEAT(UNHEX('00FF7F80'), 262144), 'blue', 'a,d', b'111111111111', '{\"k\":[1,2,{\"x\":\"😀\"}]}', POINT(1.5, -2.25))",
                 "INSERT INTO types.all_types (id) VALUES (3)",
+                // What a literal must escape: backslash, quotes, NUL, LF, CR and ^Z.
+                "INSERT INTO types.all_types (id, vc, tx, vcl) VALUES (9, CHAR(97, 92, 98, 0, 39, 34, 10, 13, 26, 122 USING utf8mb4),"
+                        + " CHAR(92, 92, 39, 39, 0 USING utf8mb4), CHAR(92, 39, 0, 233 USING latin1))",
+                "UPDATE types.all_types SET tx = CHAR(39, 92 USING utf8mb4) WHERE id = 9",
                 "INSERT INTO types.all_types (id, tm) VALUES (6, '-838:59:59.000000'), (7, '-00:00:00.500000'),"
                         + " (8, '-12:34:56.789012')",
                 "INSERT INTO types.all_types VALUES (4, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0.000000000000000000000000000001,"
@@ -117,7 +121,9 @@ class ChangeStreamIT {
         assertThat(target.queryString(exact)).isEqualTo(source.queryString(exact)).contains("|838:59:59.000000")
                 .contains("|-838:59:59.000000").contains("|-00:00:00.500000").contains("|-12:34:56.789012");
         assertThat(target.queryString("SELECT LENGTH(lb) FROM types.all_types WHERE id = 2")).isEqualTo("1048576");
-        assertThat(result.rows()).isEqualTo(13);
+        assertThat(target.queryString("SELECT HEX(vc) FROM types.all_types WHERE id = 9"))
+                .isEqualTo("615C620027220A0D1A7A");
+        assertThat(result.rows()).isEqualTo(15);
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.shardgate.replication.stream.Column;
 import io.shardgate.replication.stream.DdlChange;
 import io.shardgate.replication.stream.RowChange;
 import io.shardgate.replication.stream.ServerEndpoint;
+import io.shardgate.replication.stream.TableSchema;
 import io.shardgate.replication.stream.Transaction;
 
 import java.math.BigDecimal;
@@ -18,6 +19,7 @@ import java.sql.SQLTransientException;
 import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,11 +31,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * One JDBC connection to the target. Rows are applied by primary key; an insert must insert one
  * row, an update or delete must find one, otherwise the batch stops with the GTID, table and key.
  *
- * <p>A batch travels as few multi-statement scripts (client-side prepared, so Connector/J
- * escapes the values; up to {@value #MAX_SCRIPT_STATEMENTS} statements or about
- * {@value #MAX_SCRIPT_BYTES} bytes each), the last one ending with the positions' upsert: one
- * round trip per script plus the commit, instead of one per row. Each statement's update count is
- * checked. When a script fails with an SQL error, the batch is rolled back and applied again one
+ * <p>A batch travels as few multi-statement scripts with the values written inline as literals
+ * ({@link SqlLiteral}; up to {@value #MAX_SCRIPT_STATEMENTS} statements or about
+ * {@value #MAX_SCRIPT_BYTES} characters each), the last one ending with the positions' upsert: one
+ * round trip per script plus the commit, instead of one per row, and no statement text for the
+ * driver to parse. A row with a value that has no literal form is bound as parameters on its
+ * own, and so is one with a binary value above {@value SqlLiteral#MAX_BYTES} bytes, which would
+ * double in size as a hexadecimal literal. Each statement's update count is checked. When a script fails with an SQL error, the batch is rolled back and applied again one
  * statement per row, so the error names its row. The session runs with
  * {@code time_zone='+00:00'} (TIMESTAMP values arrive in UTC) and {@code NO_AUTO_VALUE_ON_ZERO}
  * (a 0 in an AUTO_INCREMENT column is a value, as on the source).
@@ -44,6 +48,7 @@ final class JdbcTargetSession implements TargetSession {
     private static final Set<Integer> RETRYABLE = Set.of(1205, 1213, 2006, 2013);
     static final int MAX_SCRIPT_STATEMENTS = 500;
     static final int MAX_SCRIPT_BYTES = 1 << 20;
+    private static final int MAX_CACHED_TABLES = 1024;
     private static final String POSITION_UPSERT = "INSERT INTO " + JdbcApplyTarget.TABLE
             + " (schema_name, domain_id, server_id, seq) VALUES ";
     private static final String POSITION_UPDATE = " ON DUPLICATE KEY UPDATE server_id = VALUES(server_id), seq = VALUES(seq)";
@@ -52,6 +57,8 @@ final class JdbcTargetSession implements TargetSession {
     private final AtomicBoolean firstDdlDone;
     private final Connection connection;
     private final Map<String, PreparedStatement> statements = new LinkedHashMap<>();
+    /** By table shape; the reader hands on one {@link TableSchema} instance per table map. */
+    private final Map<TableSchema, RowStatements.Literal> literals = new IdentityHashMap<>();
     private PreparedStatement positionStatement;
 
     JdbcTargetSession(ServerEndpoint server, AtomicBoolean firstDdlDone) throws SQLException {
@@ -91,102 +98,116 @@ final class JdbcTargetSession implements TargetSession {
 
     /** The rows of {@code batch} as scripts, the positions at the end of the last one. */
     private void applyScripts(List<Transaction> batch) throws SQLException {
-        List<RowChange> rows = new ArrayList<>();
-        List<Transaction> owners = new ArrayList<>();
+        Script script = new Script();
         for (Transaction transaction : batch) {
             for (Change change : transaction.changes()) {
-                rows.add((RowChange) change);
-                owners.add(transaction);
+                RowChange row = (RowChange) change;
+                if (!script.add(literal(row.table()), row, transaction)) {
+                    // Bound, not inline: a large binary value would double in size as a hex literal,
+                    // and some values have no literal form here. The script so far goes first.
+                    script.run();
+                    applyRow(row);
+                } else if (script.full()) {
+                    script.run();
+                }
             }
         }
-        Map<String, MariaDbGtidPosition> positions = positions(batch);
-        int start = 0;
-        do {
-            int end = start;
-            long bytes = 0;
-            while (end < rows.size() && end - start < MAX_SCRIPT_STATEMENTS) {
-                long size = estimatedBytes(rows.get(end));
-                if (end > start && bytes + size > MAX_SCRIPT_BYTES) {
-                    break;
-                }
-                bytes += size;
-                end++;
-            }
-            runScript(rows.subList(start, end), owners.subList(start, end),
-                    end == rows.size() ? positions : Map.of());
-            start = end;
-        } while (start < rows.size());
+        script.positions(positions(batch));
+        script.run();
     }
 
-    private void runScript(List<RowChange> rows, List<Transaction> owners, Map<String, MariaDbGtidPosition> positions)
-            throws SQLException {
-        StringBuilder sql = new StringBuilder();
-        for (RowChange row : rows) {
-            sql.append(sql.isEmpty() ? "" : ";\n").append(RowStatements.sql(row));
-        }
-        int positionRows = 0;
-        for (MariaDbGtidPosition position : positions.values()) {
-            positionRows += position.byDomain().size();
-        }
-        if (positionRows > 0) {
-            sql.append(sql.isEmpty() ? "" : ";\n").append(POSITION_UPSERT);
-            for (int i = 0; i < positionRows; i++) {
-                sql.append(i == 0 ? "(?, ?, ?, ?)" : ", (?, ?, ?, ?)");
+    private RowStatements.Literal literal(TableSchema table) {
+        RowStatements.Literal literal = literals.get(table);
+        if (literal == null) {
+            if (literals.size() >= MAX_CACHED_TABLES) {
+                literals.clear();
             }
-            sql.append(POSITION_UPDATE);
+            literal = new RowStatements.Literal(table);
+            literals.put(table, literal);
         }
-        if (sql.isEmpty()) {
-            return;
-        }
-        try (PreparedStatement script = connection.prepareStatement(sql.toString())) {
-            int index = 1;
-            for (RowChange row : rows) {
-                index = bindRow(script, index, row);
+        return literal;
+    }
+
+    /**
+     * Statements with inline values sent as one multi-statement query: one round trip for many
+     * rows, and nothing for the driver to parse. Each row statement's update count is checked.
+     */
+    private final class Script {
+        private final StringBuilder sql = new StringBuilder(16 * 1024);
+        private final List<RowChange> rows = new ArrayList<>();
+        private final List<Transaction> owners = new ArrayList<>();
+        private boolean hasPositions;
+
+        boolean add(RowStatements.Literal literal, RowChange row, Transaction owner) {
+            int mark = sql.length();
+            if (mark > 0) {
+                sql.append(";\n");
             }
+            if (!literal.append(sql, row)) {
+                sql.setLength(mark);
+                return false;
+            }
+            rows.add(row);
+            owners.add(owner);
+            return true;
+        }
+
+        boolean full() {
+            return rows.size() >= MAX_SCRIPT_STATEMENTS || sql.length() >= MAX_SCRIPT_BYTES;
+        }
+
+        void positions(Map<String, MariaDbGtidPosition> positions) {
+            boolean first = true;
             for (Map.Entry<String, MariaDbGtidPosition> entry : positions.entrySet()) {
                 for (MariaDbGtid gtid : entry.getValue().byDomain().values()) {
-                    script.setString(index++, entry.getKey());
-                    script.setLong(index++, gtid.domain());
-                    script.setLong(index++, gtid.server());
-                    script.setLong(index++, gtid.sequence());
+                    if (first) {
+                        sql.append(sql.isEmpty() ? "" : ";\n").append(POSITION_UPSERT);
+                        first = false;
+                    } else {
+                        sql.append(", ");
+                    }
+                    sql.append('(');
+                    SqlLiteral.appendText(sql, entry.getKey());
+                    sql.append(", ").append(gtid.domain()).append(", ").append(gtid.server()).append(", ")
+                            .append(gtid.sequence()).append(')');
                 }
             }
-            script.execute();
-            for (int i = 0; i < rows.size(); i++) {
-                if (i > 0) {
-                    script.getMoreResults();
+            if (!first) {
+                sql.append(POSITION_UPDATE);
+                hasPositions = true;
+            }
+        }
+
+        void run() throws SQLException {
+            if (sql.isEmpty()) {
+                return;
+            }
+            try (Statement statement = connection.createStatement()) {
+                statement.setEscapeProcessing(false);
+                statement.execute(sql.toString());
+                for (int i = 0; i < rows.size(); i++) {
+                    if (i > 0) {
+                        statement.getMoreResults();
+                    }
+                    int count = statement.getUpdateCount();
+                    if (count != 1) {
+                        throw failure(owners.get(i), rows.get(i), countError(rows.get(i), count));
+                    }
                 }
-                int count = script.getUpdateCount();
-                if (count != 1) {
-                    throw failure(owners.get(i), rows.get(i), countError(rows.get(i), count));
+                if (hasPositions && !rows.isEmpty()) {
+                    statement.getMoreResults();
                 }
             }
-            if (positionRows > 0 && !rows.isEmpty()) {
-                script.getMoreResults();
-            }
+            sql.setLength(0);
+            rows.clear();
+            owners.clear();
+            hasPositions = false;
         }
     }
 
     private static SQLException countError(RowChange row, int count) {
         return new SQLException(row.kind() == RowChange.Kind.INSERT ? "inserted " + count + " rows"
                 : "row not found on the target (" + count + " rows matched)", "HY000", 0);
-    }
-
-    /** About how many bytes the row's statement takes once its values are written out. */
-    private static long estimatedBytes(RowChange row) {
-        long bytes = 64L * row.table().columns().size();
-        for (Object[] image : new Object[][] {row.before(), row.after()}) {
-            if (image != null) {
-                for (Object value : image) {
-                    if (value instanceof byte[] b) {
-                        bytes += 2L * b.length;
-                    } else if (value instanceof String text) {
-                        bytes += 4L * text.length();
-                    }
-                }
-            }
-        }
-        return bytes;
     }
 
     private static Map<String, MariaDbGtidPosition> positions(List<Transaction> batch) {

@@ -48,4 +48,39 @@ class RowStatementsTest {
         assertThatThrownBy(() -> new TableSchema("a", "t", List.of(new Column("x", ColumnKind.INT, false, null)), List.of()))
                 .hasMessageContaining("a.t has no primary key");
     }
+
+    private static String literal(RowChange row) {
+        StringBuilder sql = new StringBuilder();
+        return new RowStatements.Literal(row.table()).append(sql, row) ? sql.toString() : null;
+    }
+
+    @Test
+    void literalStatementsWriteTheValuesInline() {
+        assertThat(literal(new RowChange(TABLE, RowChange.Kind.INSERT, null, new Object[] {1L, new byte[] {65}, "it's"})))
+                .isEqualTo("INSERT INTO `sh``op`.`t` (`id`, `code`, `v`) VALUES (1, X'41', 'it\\'s')");
+        assertThat(literal(new RowChange(TABLE, RowChange.Kind.DELETE, new Object[] {1L, new byte[] {65}, null}, null)))
+                .isEqualTo("DELETE FROM `sh``op`.`t` WHERE `id` = 1 AND `code` = CONVERT(X'41' USING latin1)");
+    }
+
+    @Test
+    void aLiteralUpdateSetsOnlyWhatChanged() {
+        Object[] before = {1L, new byte[] {65}, "old"};
+        assertThat(literal(new RowChange(TABLE, RowChange.Kind.UPDATE, before, new Object[] {1L, new byte[] {65}, "new"})))
+                .isEqualTo("UPDATE `sh``op`.`t` SET `v` = 'new' WHERE `id` = 1 AND `code` = CONVERT(X'41' USING latin1)");
+        assertThat(literal(new RowChange(TABLE, RowChange.Kind.UPDATE, before, new Object[] {2L, new byte[] {66}, "old"})))
+                .isEqualTo("UPDATE `sh``op`.`t` SET `id` = 2, `code` = X'42'"
+                        + " WHERE `id` = 1 AND `code` = CONVERT(X'41' USING latin1)");
+        assertThat(literal(new RowChange(TABLE, RowChange.Kind.UPDATE, before, before.clone())))
+                .isEqualTo("UPDATE `sh``op`.`t` SET `id` = `id` WHERE `id` = 1 AND `code` = CONVERT(X'41' USING latin1)");
+        assertThat(literal(new RowChange(TABLE, RowChange.Kind.UPDATE, before, new Object[] {1L, new byte[] {65}, null})))
+                .isEqualTo("UPDATE `sh``op`.`t` SET `v` = NULL WHERE `id` = 1 AND `code` = CONVERT(X'41' USING latin1)");
+    }
+
+    @Test
+    void aValueWithoutALiteralFormLeavesTheScriptAsItWas() {
+        StringBuilder sql = new StringBuilder("SELECT 1");
+        RowChange row = new RowChange(TABLE, RowChange.Kind.INSERT, null, new Object[] {1L, new byte[] {65}, new Object()});
+        assertThat(new RowStatements.Literal(TABLE).append(sql, row)).isFalse();
+        assertThat(sql).hasToString("SELECT 1");
+    }
 }
