@@ -54,6 +54,9 @@ public final class MariaDbGtidPosition {
         if (current != null && current.sequence() >= gtid.sequence()) {
             return this;
         }
+        if (byDomain.isEmpty() || (current != null && byDomain.size() == 1)) {
+            return new MariaDbGtidPosition(Map.of(gtid.domain(), gtid));
+        }
         Map<Long, MariaDbGtid> next = new TreeMap<>(byDomain);
         next.put(gtid.domain(), gtid);
         return new MariaDbGtidPosition(Collections.unmodifiableMap(next));

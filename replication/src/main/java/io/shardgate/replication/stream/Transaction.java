@@ -2,7 +2,9 @@ package io.shardgate.replication.stream;
 
 import io.shardgate.replication.gtid.MariaDbGtid;
 
+import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -10,46 +12,79 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * One committed source transaction: the unit of the change stream. It is handed on only after
- * its commit event (XID or COMMIT) was read, so it is always complete.
- *
- * @param gtid           the source GTID
- * @param commitSeconds  the commit event's timestamp (epoch seconds), for lag
- * @param changes        row changes and DDL in binlog order; empty for a transaction the stream
- *                       does not carry (a statement it skips, a filtered table)
+ * its commit event (XID or COMMIT) was read, so it is always complete. Immutable; what the
+ * applier asks of it on every transaction (its schemas, row count, DDL) is worked out once.
  */
-public record Transaction(MariaDbGtid gtid, long commitSeconds, List<Change> changes) {
-    public Transaction {
-        requireNonNull(gtid, "gtid is null");
-        changes = List.copyOf(requireNonNull(changes, "changes is null"));
+public final class Transaction {
+    private final MariaDbGtid gtid;
+    private final long commitSeconds;
+    private final List<Change> changes;
+    private final Set<String> schemas;
+    private final int rowCount;
+    private final boolean hasDdl;
+    private final boolean globalBarrier;
+
+    /**
+     * @param gtid           the source GTID
+     * @param commitSeconds  the commit event's timestamp (epoch seconds), for lag
+     * @param changes        row changes and DDL in binlog order; empty for a transaction the stream
+     *                       does not carry (a statement it skips, a filtered table)
+     */
+    public Transaction(MariaDbGtid gtid, long commitSeconds, List<Change> changes) {
+        this.gtid = requireNonNull(gtid, "gtid is null");
+        this.commitSeconds = commitSeconds;
+        this.changes = List.copyOf(requireNonNull(changes, "changes is null"));
+        Set<String> touched = new TreeSet<>();
+        int rows = 0;
+        boolean ddl = false;
+        boolean global = false;
+        for (Change change : this.changes) {
+            if (change instanceof DdlChange ddlChange) {
+                ddl = true;
+                global |= ddlChange.global();
+                touched.addAll(ddlChange.schemas());
+                if (ddlChange.schemas().isEmpty() && !ddlChange.defaultSchema().isEmpty()) {
+                    touched.add(ddlChange.defaultSchema());
+                }
+            } else {
+                rows++;
+                touched.add(change.schema());
+            }
+        }
+        this.schemas = Collections.unmodifiableSet(touched);
+        this.rowCount = rows;
+        this.hasDdl = ddl;
+        this.globalBarrier = global;
+    }
+
+    public MariaDbGtid gtid() {
+        return gtid;
+    }
+
+    public long commitSeconds() {
+        return commitSeconds;
+    }
+
+    public List<Change> changes() {
+        return changes;
     }
 
     /** Every schema a change of this transaction touches, sorted. */
     public Set<String> schemas() {
-        Set<String> schemas = new TreeSet<>();
-        for (Change change : changes) {
-            if (change instanceof DdlChange ddl) {
-                schemas.addAll(ddl.schemas());
-                if (ddl.schemas().isEmpty() && !ddl.defaultSchema().isEmpty()) {
-                    schemas.add(ddl.defaultSchema());
-                }
-            } else {
-                schemas.add(change.schema());
-            }
-        }
         return schemas;
     }
 
     public boolean hasDdl() {
-        return changes.stream().anyMatch(DdlChange.class::isInstance);
+        return hasDdl;
     }
 
     /** True when a DDL of this transaction must hold back every schema. */
     public boolean isGlobalBarrier() {
-        return changes.stream().anyMatch(change -> change instanceof DdlChange ddl && ddl.global());
+        return globalBarrier;
     }
 
     public int rowCount() {
-        return (int) changes.stream().filter(RowChange.class::isInstance).count();
+        return rowCount;
     }
 
     /** This transaction with only {@code kept} changes (after filtering). */
@@ -58,7 +93,18 @@ public record Transaction(MariaDbGtid gtid, long commitSeconds, List<Change> cha
     }
 
     @Override
+    public boolean equals(Object o) {
+        return o instanceof Transaction other && gtid.equals(other.gtid) && commitSeconds == other.commitSeconds
+                && changes.equals(other.changes);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(gtid, commitSeconds, changes);
+    }
+
+    @Override
     public String toString() {
-        return "Transaction[" + gtid + ", " + changes.size() + " changes, schemas " + schemas() + "]";
+        return "Transaction[" + gtid + ", " + changes.size() + " changes, schemas " + schemas + "]";
     }
 }

@@ -153,7 +153,8 @@ public final class ParallelApplier implements AutoCloseable {
     public void submit(Transaction transaction) throws InterruptedException {
         requireNonNull(transaction, "transaction is null");
         throwIfFailed();
-        Transaction todo = transaction.withChanges(pending(transaction));
+        List<Change> kept = pending(transaction);
+        Transaction todo = kept.size() == transaction.changes().size() ? transaction : transaction.withChanges(kept);
         long ticket = tracker.register(transaction.gtid());
         if (todo.changes().isEmpty()) {
             tracker.done(ticket);

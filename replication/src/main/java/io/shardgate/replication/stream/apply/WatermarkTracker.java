@@ -3,9 +3,6 @@ package io.shardgate.replication.stream.apply;
 import io.shardgate.replication.gtid.MariaDbGtid;
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
 
-import java.util.ArrayDeque;
-import java.util.Deque;
-
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -17,8 +14,12 @@ import static java.util.Objects.requireNonNull;
  * skipped by its schema's stored position).
  */
 public final class WatermarkTracker {
-    private final Deque<Entry> pending = new ArrayDeque<>();
+    /** Registered, not yet passed transactions by ticket: slot {@code ticket & mask}; a power of two long. */
+    private MariaDbGtid[] gtids = new MariaDbGtid[1024];
+    private boolean[] done = new boolean[1024];
     private MariaDbGtidPosition watermark;
+    /** The oldest ticket not yet passed by the watermark. */
+    private long head;
     private long nextTicket;
 
     public WatermarkTracker(MariaDbGtidPosition start) {
@@ -28,20 +29,25 @@ public final class WatermarkTracker {
     /** Called in source order; returns the ticket to pass to {@link #done}. */
     public synchronized long register(MariaDbGtid gtid) {
         requireNonNull(gtid, "gtid is null");
+        if (nextTicket - head == gtids.length) {
+            grow();
+        }
         long ticket = nextTicket++;
-        pending.addLast(new Entry(ticket, gtid));
+        gtids[slot(ticket)] = gtid;
         return ticket;
     }
 
     public synchronized void done(long ticket) {
-        for (Entry entry : pending) {
-            if (entry.ticket == ticket) {
-                entry.done = true;
-                break;
-            }
+        if (ticket < head || ticket >= nextTicket) {
+            throw new IllegalArgumentException("ticket " + ticket + " is not pending");
         }
-        while (!pending.isEmpty() && pending.peekFirst().done) {
-            watermark = watermark.with(pending.removeFirst().gtid);
+        done[slot(ticket)] = true;
+        while (head < nextTicket && done[slot(head)]) {
+            int slot = slot(head);
+            watermark = watermark.with(gtids[slot]);
+            gtids[slot] = null;
+            done[slot] = false;
+            head++;
         }
     }
 
@@ -51,17 +57,22 @@ public final class WatermarkTracker {
 
     /** Registered transactions not yet done. */
     public synchronized int pending() {
-        return pending.size();
+        return (int) (nextTicket - head);
     }
 
-    private static final class Entry {
-        final long ticket;
-        final MariaDbGtid gtid;
-        boolean done;
+    private int slot(long ticket) {
+        return (int) (ticket & (gtids.length - 1));
+    }
 
-        Entry(long ticket, MariaDbGtid gtid) {
-            this.ticket = ticket;
-            this.gtid = gtid;
+    private void grow() {
+        MariaDbGtid[] oldGtids = gtids;
+        boolean[] oldDone = done;
+        int oldMask = oldGtids.length - 1;
+        gtids = new MariaDbGtid[oldGtids.length * 2];
+        done = new boolean[oldGtids.length * 2];
+        for (long ticket = head; ticket < nextTicket; ticket++) {
+            gtids[slot(ticket)] = oldGtids[(int) (ticket & oldMask)];
+            done[slot(ticket)] = oldDone[(int) (ticket & oldMask)];
         }
     }
 }

@@ -31,4 +31,28 @@ class WatermarkTrackerTest {
         tracker.done(tracker.register(MariaDbGtid.parse("0-1-3")));
         assertThat(tracker.watermark()).isEqualTo(MariaDbGtidPosition.parse("0-1-3,1-2-10"));
     }
+
+    @Test
+    void growsPastItsFirstCapacityWithTransactionsStillOpenAtTheFront() {
+        WatermarkTracker tracker = new WatermarkTracker(MariaDbGtidPosition.empty());
+        long first = tracker.register(MariaDbGtid.parse("0-1-1"));
+        for (int seq = 2; seq <= 5000; seq++) {
+            tracker.done(tracker.register(MariaDbGtid.parse("0-1-" + seq)));
+        }
+        assertThat(tracker.pending()).isEqualTo(5000);
+        assertThat(tracker.watermark().isEmpty()).isTrue();
+
+        tracker.done(first);
+        assertThat(tracker.watermark()).hasToString("0-1-5000");
+        assertThat(tracker.pending()).isZero();
+    }
+
+    @Test
+    void refusesATicketThatIsNotPending() {
+        WatermarkTracker tracker = new WatermarkTracker(MariaDbGtidPosition.empty());
+        long ticket = tracker.register(MariaDbGtid.parse("0-1-1"));
+        tracker.done(ticket);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> tracker.done(ticket))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
 }
