@@ -23,7 +23,8 @@ class ApplyBenchTest {
     void unknownArgument() throws Exception {
         assertThat(run("--time", "5")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo(
-                "shardgate bench apply: unknown argument '--time' (expected: [--transactions N] [--schemas N] [--threads N])"
+                "shardgate bench apply: unknown argument '--time' (expected: [--transactions N] [--schemas N] [--threads N]"
+                        + " [--appliers sg1,sg4,mdb1,mdb4])"
                         + System.lineSeparator());
         assertThat(out.size()).isZero();
     }
@@ -33,7 +34,9 @@ class ApplyBenchTest {
         assertThat(run("--transactions")).isEqualTo(2);
         assertThat(run("--schemas", "four")).isEqualTo(2);
         assertThat(run("--threads", "0")).isEqualTo(2);
+        assertThat(run("--appliers", "sg1,sg9")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("unknown applier 'sg9' (sg1, sg4, mdb1, mdb4)")
                 .contains("--transactions needs a value")
                 .contains("--schemas needs a number, not 'four'")
                 .contains("--transactions, --schemas and --threads must be positive");
