@@ -37,12 +37,7 @@ class EngineDdlIT {
 
     @AfterAll
     void stop() {
-        if (proxy != null) {
-            proxy.close();
-        }
-        if (topology != null) {
-            topology.close();
-        }
+        ProxyFixture.stop(proxy, topology);
     }
 
     private boolean tableExists(String table) {

@@ -98,12 +98,7 @@ class PrimaryKillIT {
 
     @AfterAll
     void stop() {
-        if (proxy != null) {
-            proxy.close();
-        }
-        if (topology != null) {
-            topology.close();
-        }
+        ProxyFixture.stop(proxy, topology);
     }
 
     @Test

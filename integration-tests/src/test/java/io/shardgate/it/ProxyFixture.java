@@ -171,6 +171,16 @@ final class ProxyFixture implements AutoCloseable {
         return DriverManager.getConnection(mysqlUrl(schema, options), USER, PASSWORD);
     }
 
+    /** Stops {@code proxy}, then {@code topology}; either may be null when its start failed. */
+    static void stop(ProxyFixture proxy, Topology topology) {
+        if (proxy != null) {
+            proxy.close();
+        }
+        if (topology != null) {
+            topology.close();
+        }
+    }
+
     @Override
     public void close() {
         proxy.close();

@@ -75,12 +75,7 @@ class ReadWriteSplitIT {
 
     @AfterAll
     void stop() {
-        if (proxy != null) {
-            proxy.close();
-        }
-        if (topology != null) {
-            topology.close();
-        }
+        ProxyFixture.stop(proxy, topology);
     }
 
     private void awaitCaughtUp() {

@@ -65,12 +65,7 @@ class SemiSyncDurabilityIT {
 
     @AfterAll
     void stop() {
-        if (proxy != null) {
-            proxy.close();
-        }
-        if (topology != null) {
-            topology.close();
-        }
+        ProxyFixture.stop(proxy, topology);
     }
 
     @Test

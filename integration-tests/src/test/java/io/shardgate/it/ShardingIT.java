@@ -107,12 +107,7 @@ class ShardingIT {
 
     @AfterAll
     void stop() {
-        if (proxy != null) {
-            proxy.close();
-        }
-        if (topology != null) {
-            topology.close();
-        }
+        ProxyFixture.stop(proxy, topology);
     }
 
     @Test
