@@ -66,6 +66,8 @@ final class JdbcTargetSession implements TargetSession {
     private final Map<String, PreparedStatement> statements = new LinkedHashMap<>();
     /** By table shape; the reader hands on one {@link TableSchema} instance per table map. */
     private final Map<TableSchema, RowStatements.Literal> literals = new IdentityHashMap<>();
+    /** Reused by every batch; cleared first, as a failed batch leaves its script behind. */
+    private final Script script = new Script();
     private PreparedStatement positionStatement;
 
     JdbcTargetSession(ServerEndpoint server, AtomicBoolean firstDdlDone) throws SQLException {
@@ -105,7 +107,7 @@ final class JdbcTargetSession implements TargetSession {
 
     /** The rows of {@code batch} as scripts, the positions at the end of the last one. */
     private void applyScripts(List<Transaction> batch) throws SQLException {
-        Script script = new Script();
+        script.clear();
         for (Transaction transaction : batch) {
             for (Change change : transaction.changes()) {
                 RowChange row = (RowChange) change;
@@ -145,7 +147,8 @@ final class JdbcTargetSession implements TargetSession {
      * SQLSTATE 45000, and the batch is applied again row by row, which names the row.
      */
     private final class Script {
-        private final StringBuilder sql = new StringBuilder(16 * 1024);
+        /** The block so far, from its BEGIN on: written in place, so running it copies nothing. */
+        private final StringBuilder sql = new StringBuilder(16 * 1024).append(BLOCK_START);
         private int statements;
 
         boolean add(RowStatements.Literal literal, RowChange row) {
@@ -181,14 +184,18 @@ final class JdbcTargetSession implements TargetSession {
         }
 
         void run() throws SQLException {
-            if (sql.isEmpty()) {
+            if (sql.length() == BLOCK_START.length()) {
                 return;
             }
             try (Statement statement = connection.createStatement()) {
                 statement.setEscapeProcessing(false);
-                statement.execute(BLOCK_START + sql + BLOCK_END);
+                statement.execute(sql.append(BLOCK_END).toString());
             }
-            sql.setLength(0);
+            clear();
+        }
+
+        void clear() {
+            sql.setLength(BLOCK_START.length());
             statements = 0;
         }
     }
