@@ -6,7 +6,7 @@ import java.util.Locale;
 
 /**
  * Decodes the binlog's temporal formats to SQL literals exactly, including what
- * mysql-binlog-connector-java 0.30.1 gets wrong or cannot represent: negative TIME values, zero
+ * mysql-binlog-connector-java (io.debezium 0.41.0) gets wrong or cannot represent: negative TIME values, zero
  * dates and dates with a zero month or day, and dates before the Gregorian cutover.
  *
  * <p>Formats (MySQL {@code my_time.cc}, used by MariaDB with {@code mysql56_temporal_format=ON}):
