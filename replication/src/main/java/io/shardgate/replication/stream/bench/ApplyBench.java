@@ -22,7 +22,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * {@code shardgate bench apply [--transactions N] [--schemas N] [--threads N] [--appliers LIST]}:
+ * {@code shardgate bench apply [--transactions N] [--schemas N] [--threads N] [--warmup N] [--appliers LIST]}:
  * the same backlog of sysbench {@code oltp_write_only} transactions (default about 70k, on 4
  * schemas) applied into a fresh durable target ({@code innodb_flush_log_at_trx_commit=1},
  * {@code sync_binlog=1}) four ways in one run: the change stream with 1 and with 4 workers
@@ -31,11 +31,18 @@ import java.util.logging.Logger;
  * profiling. Each is timed from start until the target has applied the source's last GTID;
  * afterwards every table is compared with the source.
  *
+ * <p>Before the timed Shardgate runs, the JVM applies the backlog's first {@code --warmup}
+ * transactions (default 30k; 0 turns it off), half with 1 worker and half with 4, into a scratch
+ * target, untimed. A stream runs for hours, so the measure is the warmed-up applier: cold, the JIT
+ * compiler spent about 5 s of CPU during the 4-worker run, which on 2 busy cores is time taken from
+ * the target server (measured per thread, see docs/benchmarks.md).
+ *
  * <p>All servers run in one topology, so their server ids differ; the durability options apply
  * to every node, and the source, which only produces the backlog, relaxes them at runtime.
  */
 public final class ApplyBench {
     private static final String SOURCE = "src";
+    private static final String WARM_UP = "warm";
     /** The binlog library logs every connection at INFO; held here so the level sticks. */
     private static final Logger BINLOG_LOG = Logger.getLogger("com.github.shyiko.mysql.binlog");
 
@@ -68,6 +75,7 @@ public final class ApplyBench {
         int transactions = 70_000;
         int schemas = 4;
         int threads = 4;
+        int warmup = 30_000;
         EnumSet<Applier> chosen = EnumSet.allOf(Applier.class);
         try {
             for (int i = 0; i < args.size(); i++) {
@@ -75,6 +83,7 @@ public final class ApplyBench {
                     case "--transactions" -> transactions = number(args, ++i);
                     case "--schemas" -> schemas = number(args, ++i);
                     case "--threads" -> threads = number(args, ++i);
+                    case "--warmup" -> warmup = number(args, ++i);
                     case "--appliers" -> {
                         chosen.clear();
                         for (String name : value(args, ++i).split(",")) {
@@ -87,9 +96,12 @@ public final class ApplyBench {
             if (transactions < schemas || schemas < 1 || threads < 1) {
                 throw new IllegalArgumentException("--transactions, --schemas and --threads must be positive");
             }
+            if (warmup < 0) {
+                throw new IllegalArgumentException("--warmup must not be negative");
+            }
         } catch (IllegalArgumentException e) {
             err.println("shardgate bench apply: " + e.getMessage()
-                    + " (expected: [--transactions N] [--schemas N] [--threads N] [--appliers sg1,sg4,mdb1,mdb4])");
+                    + " (expected: [--transactions N] [--schemas N] [--threads N] [--warmup N] [--appliers sg1,sg4,mdb1,mdb4])");
             return 2;
         }
 
@@ -97,6 +109,10 @@ public final class ApplyBench {
         TopologySpec.Builder spec = TopologySpec.builder().shard(SOURCE, Engine.INNODB, 0);
         for (Applier applier : Applier.values()) {
             spec.shard(applier.shard, Engine.INNODB, 0);
+        }
+        boolean warmUp = warmup > 0 && (chosen.contains(Applier.STREAM_1) || chosen.contains(Applier.STREAM_4));
+        if (warmUp) {
+            spec.shard(WARM_UP, Engine.INNODB, 0);
         }
         spec.serverOption("innodb_flush_log_at_trx_commit", "1")
                 .serverOption("sync_binlog", "1")
@@ -126,6 +142,9 @@ public final class ApplyBench {
 
             ServerEndpoint sourceEndpoint = new ServerEndpoint(source.host(), source.port(), accounts.user(),
                     accounts.password());
+            if (warmUp) {
+                warmUp(sourceEndpoint, topology.shard(WARM_UP).primary(), accounts, end, warmup, out, err);
+            }
             double[] seconds = new double[Applier.values().length];
             List<String> failures = new ArrayList<>();
             for (Applier applier : chosen) {
@@ -190,6 +209,35 @@ public final class ApplyBench {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(option + " needs a number, not '" + args.get(index) + "'");
         }
+    }
+
+    /**
+     * Applies the backlog's first {@code count} transactions into a scratch target, half with 1
+     * worker and the rest with 4 (the second stream continues from the position the first stored),
+     * so that the JIT has compiled both shapes before anything is timed.
+     */
+    private static void warmUp(ServerEndpoint source, Node target, Accounts accounts, MariaDbGtidPosition end,
+                               int count, PrintStream out, PrintStream err) throws InterruptedException {
+        err.println("bench apply: warm-up ...");
+        long started = System.nanoTime();
+        MariaDbGtidPosition half = prefix(end, count / 2);
+        MariaDbGtidPosition all = prefix(end, count);
+        if (count >= 2) {
+            stream(source, target, accounts, 1, half);
+        }
+        stream(source, target, accounts, 4, all);
+        out.printf(Locale.ROOT, "warm-up (not timed): the first %s transactions, up to %s with 1 worker and up to %s"
+                + " with 4, into a scratch target, in %.1f s%n%n", count, half, all, (System.nanoTime() - started) / 1e9);
+        out.flush();
+    }
+
+    /** {@code end} cut to at most {@code count} transactions in each domain. */
+    static MariaDbGtidPosition prefix(MariaDbGtidPosition end, long count) {
+        MariaDbGtidPosition cut = MariaDbGtidPosition.empty();
+        for (MariaDbGtid gtid : end.byDomain().values()) {
+            cut = cut.with(new MariaDbGtid(gtid.domain(), gtid.server(), Math.min(gtid.sequence(), count)));
+        }
+        return cut;
     }
 
     private static double stream(ServerEndpoint source, Node target, Accounts accounts, int workers,

@@ -1,5 +1,6 @@
 package io.shardgate.replication.stream.bench;
 
+import io.shardgate.replication.gtid.MariaDbGtidPosition;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -24,7 +25,7 @@ class ApplyBenchTest {
         assertThat(run("--time", "5")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo(
                 "shardgate bench apply: unknown argument '--time' (expected: [--transactions N] [--schemas N] [--threads N]"
-                        + " [--appliers sg1,sg4,mdb1,mdb4])"
+                        + " [--warmup N] [--appliers sg1,sg4,mdb1,mdb4])"
                         + System.lineSeparator());
         assertThat(out.size()).isZero();
     }
@@ -35,10 +36,19 @@ class ApplyBenchTest {
         assertThat(run("--schemas", "four")).isEqualTo(2);
         assertThat(run("--threads", "0")).isEqualTo(2);
         assertThat(run("--appliers", "sg1,sg9")).isEqualTo(2);
+        assertThat(run("--warmup", "-1")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8))
                 .contains("unknown applier 'sg9' (sg1, sg4, mdb1, mdb4)")
                 .contains("--transactions needs a value")
                 .contains("--schemas needs a number, not 'four'")
-                .contains("--transactions, --schemas and --threads must be positive");
+                .contains("--transactions, --schemas and --threads must be positive")
+                .contains("--warmup must not be negative");
+    }
+
+    @Test
+    void warmUpPrefixIsCutPerDomainAndNeverPastTheEnd() {
+        MariaDbGtidPosition end = MariaDbGtidPosition.parse("0-1-70028,2-5-100");
+        assertThat(ApplyBench.prefix(end, 15_000)).hasToString("0-1-15000,2-5-100");
+        assertThat(ApplyBench.prefix(end, 80_000)).isEqualTo(end);
     }
 }
