@@ -151,10 +151,9 @@ final class JdbcTargetSession implements TargetSession {
         private final StringBuilder sql = new StringBuilder(16 * 1024).append(BLOCK_START);
         private int statements;
 
+        /** False, with the script as it was, when the row has a value without a literal form. */
         boolean add(RowStatements.Literal literal, RowChange row) {
-            int mark = sql.length();
             if (!literal.append(sql, row)) {
-                sql.setLength(mark);
                 return false;
             }
             sql.append(CHECK_ONE_ROW);

@@ -2,6 +2,7 @@ package io.shardgate.replication.stream.apply;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.HexFormat;
 
 /**
  * Writes a row value as a MariaDB SQL literal that stores the same value, for a session whose
@@ -18,7 +19,7 @@ import java.math.BigInteger;
 final class SqlLiteral {
     /** Longer binary values are left to the caller to bind: as hex they would take twice the bytes. */
     static final int MAX_BYTES = 256 * 1024;
-    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+    private static final HexFormat HEX = HexFormat.of().withUpperCase();
 
     private SqlLiteral() {
     }
@@ -75,10 +76,6 @@ final class SqlLiteral {
 
     static void appendBytes(StringBuilder sql, byte[] bytes) {
         sql.ensureCapacity(sql.length() + 3 + 2 * bytes.length);
-        sql.append("X'");
-        for (byte b : bytes) {
-            sql.append(HEX[(b >> 4) & 0xF]).append(HEX[b & 0xF]);
-        }
-        sql.append('\'');
+        HEX.formatHex(sql.append("X'"), bytes).append('\'');
     }
 }
