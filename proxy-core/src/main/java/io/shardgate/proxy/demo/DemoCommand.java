@@ -1,5 +1,6 @@
 package io.shardgate.proxy.demo;
 
+import io.shardgate.proxy.Main;
 import io.shardgate.proxy.ProxyLauncher;
 import io.shardgate.proxy.ShardgateProxy;
 import io.shardgate.proxy.config.ConfigException;
@@ -33,20 +34,28 @@ public final class DemoCommand {
         this.err = err;
     }
 
+    private static int port(String flag, String value) {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new Main.UsageException(flag + " needs a port number, not '" + value + "'");
+        }
+    }
+
     public int run(List<String> args) {
         int port = 3307;
         int adminPort = 8307;
         for (int i = 0; i < args.size(); i++) {
             String flag = args.get(i);
             if ((flag.equals("--port") || flag.equals("--admin-port")) && i + 1 < args.size()) {
-                int value = Integer.parseInt(args.get(++i));
+                int value = port(flag, args.get(++i));
                 if (flag.equals("--port")) {
                     port = value;
                 } else {
                     adminPort = value;
                 }
             } else {
-                throw new ConfigException("demo: unknown option '" + flag + "' (expected: [--port P] [--admin-port P])");
+                throw new Main.UsageException("unknown option '" + flag + "' (expected: [--port P] [--admin-port P])");
             }
         }
         out.println("Starting the demo topology: s0 (InnoDB) and s1 (MyRocks), a primary and a replica each...");

@@ -30,6 +30,9 @@ import static java.util.Objects.requireNonNull;
  * {@code {"transactions":12,"rows":40,"seconds":3.2,"gtid":{"0":"0-1-42"}}}.
  */
 public final class StreamCommand {
+    /** The one-line usage printed for {@code --help} and after a bad argument. */
+    public static final String USAGE = StreamArgs.USAGE;
+
     public StreamCommand() {
     }
 
