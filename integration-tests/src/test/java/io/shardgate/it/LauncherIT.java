@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -40,6 +42,38 @@ class LauncherIT {
         Result unknown = run(List.of("frobnicate"));
         assertThat(unknown.status).isNotZero();
         assertThat(unknown.output).contains("unknown command 'frobnicate'").contains("usage:");
+    }
+
+    /**
+     * {@code ./shardgate COMMAND --help}: the usage on stdout and status 0, for the launcher's own commands and
+     * for every command of the packaged jar's Main, without installing, building or starting anything.
+     */
+    @Test
+    void everySubcommandsHelpPrintsItsUsageOnStdoutAndExitsZero() throws Exception {
+        assertThat(JAR).as("the reactor built the runnable jar before this module").exists();
+        Map<String, String> usages = new LinkedHashMap<>();
+        usages.put("--help", "usage: ./shardgate <command>");
+        usages.put("help", "usage: ./shardgate <command>");
+        usages.put("run --help", "usage: shardgate run --config FILE");
+        usages.put("demo --help", "usage: shardgate demo [--port P] [--admin-port P]");
+        usages.put("stream --help", "usage: stream --source HOST:PORT --target HOST:PORT --user U --password P");
+        usages.put("bench --help", "usage: shardgate bench [sysbench] [--time S]");
+        usages.put("bench split --help", "shardgate bench split [--time S]");
+        usages.put("bench shards --help", "shardgate bench shards [--time S]");
+        usages.put("bench apply --help", "shardgate bench apply [--transactions N]");
+        usages.put("checksum --help", "usage: shardgate checksum --config FILE schema.table");
+        usages.put("test --help", "usage: ./shardgate test");
+        for (Map.Entry<String, String> usage : usages.entrySet()) {
+            Result help = run(List.of(usage.getKey().split(" ")), false);
+            assertThat(help.status).as("./shardgate %s exits 0; stderr: %s", usage.getKey(), help.error).isZero();
+            assertThat(help.output).as("./shardgate %s prints its usage on stdout", usage.getKey()).contains(usage.getValue());
+            assertThat(help.error).as("./shardgate %s writes nothing on stderr", usage.getKey()).isEmpty();
+        }
+        // A bad argument still fails with status 2 and the usage on stderr.
+        Result bad = run(List.of("stream", "--source"), false);
+        assertThat(bad.status).isEqualTo(2);
+        assertThat(bad.output).isEmpty();
+        assertThat(bad.error).contains("--source needs a value").contains("usage: stream --source HOST:PORT");
     }
 
     @Test
@@ -177,19 +211,31 @@ class LauncherIT {
         }
     }
 
-    private record Result(int status, String output) {
+    /** {@code output} is stdout and stderr together, unless asked for separately ({@code error} is then stderr). */
+    private record Result(int status, String output, String error) {
     }
 
-    /** The launcher with these arguments, using the jar the reactor built. */
+    /** The launcher with these arguments, using the jar the reactor built; stdout and stderr together. */
     private static Result run(List<String> args) throws Exception {
+        return run(args, true);
+    }
+
+    private static Result run(List<String> args, boolean mergeStderr) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(HOME.resolve("shardgate").toString());
         command.addAll(args);
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(mergeStderr);
         builder.environment().put("SHARDGATE_JAR", JAR.toString());
         Process process = builder.start();
+        CompletableFuture<String> error = CompletableFuture.supplyAsync(() -> {
+            try {
+                return new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        return new Result(process.exitValue(), output);
+        return new Result(process.exitValue(), output, error.get(60, TimeUnit.SECONDS));
     }
 }

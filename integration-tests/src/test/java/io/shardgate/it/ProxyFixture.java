@@ -1,7 +1,5 @@
 package io.shardgate.it;
 
-import io.shardgate.proxy.ShardgateProxy;
-import io.shardgate.proxy.config.ConfigLoader;
 import io.shardgate.replication.topology.Node;
 import io.shardgate.replication.topology.Shard;
 import io.shardgate.replication.topology.Topology;
@@ -15,19 +13,22 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A Shardgate proxy running in this JVM in front of a topology (or some of its shards), on free
- * ports. Client user {@code app}/{@code app}; extra top-level YAML (limits, users, schemas,
- * transactions) can be appended, and keys such as {@code key_range} added to each shard.
+ * A Shardgate proxy in front of a topology (or some of its shards), on free ports, started from the
+ * packaged jar as {@code ./shardgate run --config FILE} starts it (a child process, see
+ * {@link JarProxy}; its output is in {@code integration-tests/target/proxy-logs}). Client user
+ * {@code app}/{@code app}; extra top-level YAML (limits, users, schemas, transactions) can be
+ * appended, and keys such as {@code key_range} added to each shard. A config the proxy refuses
+ * throws the {@code ConfigException} it printed.
  */
 final class ProxyFixture implements AutoCloseable {
     static final String USER = "app";
     static final String PASSWORD = "app";
     static final String ADMIN_TOKEN = "test-admin-token";
 
-    private final ShardgateProxy proxy;
+    private final JarProxy proxy;
     private final Topology ownTopology;
 
-    private ProxyFixture(ShardgateProxy proxy, Topology ownTopology) {
+    private ProxyFixture(JarProxy proxy, Topology ownTopology) {
         this.proxy = proxy;
         this.ownTopology = ownTopology;
     }
@@ -88,13 +89,10 @@ final class ProxyFixture implements AutoCloseable {
         return shards;
     }
 
-    private static ShardgateProxy startProxy(Topology topology, Map<String, Map<String, String>> shardKeys, String extraYaml) {
-        try {
-            return ShardgateProxy.start(new ConfigLoader().parse(config(topology, shardKeys, extraYaml)));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+    private static JarProxy startProxy(Topology topology, Map<String, Map<String, String>> shardKeys, String extraYaml) {
+        JarProxy proxy = JarProxy.start(config(topology, shardKeys, extraYaml));
+        System.out.printf("[proxy-fixture] packaged proxy listening after %d ms (%s)%n", proxy.startup().toMillis(), proxy.log());
+        return proxy;
     }
 
     /**
@@ -147,12 +145,13 @@ final class ProxyFixture implements AutoCloseable {
         return proxy.port();
     }
 
-    ShardgateProxy proxy() {
-        return proxy;
-    }
-
     int adminPort() {
         return proxy.adminPort();
+    }
+
+    /** Everything the proxy printed so far (stdout and stderr). */
+    String output() {
+        return proxy.output();
     }
 
     String mariadbUrl(String schema, String options) {

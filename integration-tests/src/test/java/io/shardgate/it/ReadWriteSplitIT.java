@@ -282,7 +282,8 @@ class ReadWriteSplitIT {
                 + topology.accounts().user() + ", password: \"" + topology.accounts().password() + "\" }\n"
                 + "shards: [ { name: s0, engine: rocksdb, primary: \"" + primary.address() + "\" } ]\nlisten: { port: 0 }\n"
                 + "admin: { port: 0, token: long-enough-token }\n";
-        assertThatThrownBy(() -> io.shardgate.proxy.ShardgateProxy.start(new io.shardgate.proxy.config.ConfigLoader().parse(yaml)))
+        // Started from the packaged jar, as ./shardgate run does: it prints the refusal and exits 1.
+        assertThatThrownBy(() -> JarProxy.start(yaml).close())
                 .hasMessageContaining("s0").hasMessageContainingAll("ROCKSDB");
     }
 

@@ -1,0 +1,202 @@
+package io.shardgate.it;
+
+import io.shardgate.proxy.config.ConfigException;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The packaged proxy as {@code ./shardgate run --config FILE} runs it: {@code java -jar
+ * proxy-core/target/shardgate.jar run --config FILE} in a child process, so a class missing from
+ * the jar fails the test that needs it instead of hiding behind Maven's test class path.
+ *
+ * <p>The config is written to, and the child's stdout and stderr captured in, {@code
+ * integration-tests/target/proxy-logs/<TestClass>-<n>.yaml|.log}. The child picks free ports (the
+ * config says port 0) and reports them in the line {@code RunCommand} prints once it serves:
+ * {@code Shardgate listening on H:P (transport), admin on H:P}; {@link #start} waits for that line
+ * (bounded by {@link #START_TIMEOUT}) or for the child to exit. {@link #close} sends SIGTERM, then
+ * SIGKILL after {@link #STOP_TIMEOUT}; a shutdown hook does the same for children still running when
+ * the test JVM exits, so no proxy outlives the build.
+ */
+final class JarProxy implements AutoCloseable {
+    static final Path HOME = Path.of(System.getProperty("shardgate.home", "..")).toAbsolutePath().normalize();
+    static final Path JAR = HOME.resolve("proxy-core/target/shardgate.jar");
+    private static final Path LOGS = HOME.resolve("integration-tests/target/proxy-logs");
+    static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
+    private static final Pattern LISTENING = Pattern.compile("^Shardgate listening on \\S+:(\\d+) \\(.*\\), admin on \\S+:(\\d+)$",
+            Pattern.MULTILINE);
+    /** What {@code Main} prints for a {@code ConfigException} before it exits with status 1. */
+    private static final Pattern CONFIG_ERROR = Pattern.compile("^shardgate run: (.*)\\z", Pattern.MULTILINE | Pattern.DOTALL);
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
+    private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(JarProxy::stop), "jar-proxy-reaper"));
+    }
+
+    private final Process process;
+    private final Path log;
+    private final int port;
+    private final int adminPort;
+    private final Duration startup;
+
+    private JarProxy(Process process, Path log, int port, int adminPort, Duration startup) {
+        this.process = process;
+        this.log = log;
+        this.port = port;
+        this.adminPort = adminPort;
+        this.startup = startup;
+    }
+
+    /**
+     * Starts the packaged proxy with {@code yaml} as its config file. A config the proxy refuses
+     * (it prints {@code shardgate run: MESSAGE} and exits 1) throws a {@link ConfigException} with
+     * that message, as the proxy started in-process did; any other early exit, or no listening line
+     * within {@link #START_TIMEOUT}, throws an {@link IllegalStateException} carrying the output.
+     */
+    static JarProxy start(String yaml) {
+        requireJar();
+        try {
+            Files.createDirectories(LOGS);
+            String name = testClassName() + "-" + SEQUENCE.incrementAndGet();
+            Path config = LOGS.resolve(name + ".yaml");
+            Path log = LOGS.resolve(name + ".log");
+            Files.writeString(config, yaml);
+            List<String> command = new ArrayList<>();
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            String opts = System.getProperty("shardgate.it.proxyJavaOpts", "").trim();
+            if (!opts.isEmpty()) {
+                command.addAll(List.of(opts.split("\\s+")));
+            }
+            command.addAll(List.of("-jar", JAR.toString(), "run", "--config", config.toString()));
+            long begin = System.nanoTime();
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            RUNNING.add(process);
+            try {
+                return awaitListening(process, log, begin);
+            } catch (RuntimeException | Error e) {
+                stop(process);
+                throw e;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Fails with a message that names the jar and how to build it when it is missing. */
+    static void requireJar() {
+        if (!Files.isRegularFile(JAR)) {
+            throw new IllegalStateException(JAR + " does not exist: the integration tests run the packaged proxy. Build it "
+                    + "first (mvn -B verify from the root packages proxy-core before integration-tests, or "
+                    + "mvn -B -pl proxy-core -am package -DskipTests)");
+        }
+    }
+
+    private static JarProxy awaitListening(Process process, Path log, long begin) throws IOException {
+        long deadline = begin + START_TIMEOUT.toNanos();
+        while (true) {
+            String output = Files.readString(log, StandardCharsets.UTF_8);
+            Matcher listening = LISTENING.matcher(output);
+            if (listening.find()) {
+                return new JarProxy(process, log, Integer.parseInt(listening.group(1)), Integer.parseInt(listening.group(2)),
+                        Duration.ofNanos(System.nanoTime() - begin));
+            }
+            if (!process.isAlive()) {
+                // Read again: the last lines may have landed after the read above.
+                output = Files.readString(log, StandardCharsets.UTF_8);
+                Matcher refused = CONFIG_ERROR.matcher(output.strip());
+                if (process.exitValue() == 1 && refused.find()) {
+                    throw new ConfigException(refused.group(1));
+                }
+                throw new IllegalStateException("the packaged proxy exited with status " + process.exitValue()
+                        + " before it listened (log " + log + "):\n" + output);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the packaged proxy did not listen within " + START_TIMEOUT.toSeconds()
+                        + " s (log " + log + "):\n" + output);
+            }
+            try {
+                process.waitFor(20, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the proxy to listen", e);
+            }
+        }
+    }
+
+    /** The simple name of the outermost {@code *IT} class on the stack, to name the log after it. */
+    private static String testClassName() {
+        return StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).walk(frames -> frames
+                .map(frame -> frame.getDeclaringClass())
+                .map(type -> type.getNestHost().getSimpleName())
+                .filter(name -> name.endsWith("IT"))
+                .reduce((first, last) -> last)
+                .orElse("proxy"));
+    }
+
+    int port() {
+        return port;
+    }
+
+    int adminPort() {
+        return adminPort;
+    }
+
+    /** How long the child took from {@code ProcessBuilder.start} to its listening line. */
+    Duration startup() {
+        return startup;
+    }
+
+    /** The file holding the child's stdout and stderr. */
+    Path log() {
+        return log;
+    }
+
+    /** Everything the child printed so far. */
+    String output() {
+        try {
+            return Files.readString(log, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** SIGTERM, as Ctrl-C or a service manager stops {@code ./shardgate run}; SIGKILL after {@link #STOP_TIMEOUT}. */
+    @Override
+    public void close() {
+        stop(process);
+    }
+
+    private static void stop(Process process) {
+        try {
+            if (process.isAlive()) {
+                process.destroy();
+                if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                    process.destroyForcibly().waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                }
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        } finally {
+            RUNNING.remove(process);
+        }
+    }
+}
