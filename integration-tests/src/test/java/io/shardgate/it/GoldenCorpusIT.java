@@ -6,8 +6,11 @@ import io.shardgate.replication.topology.TopologySpec;
 import io.shardgate.storage.Engine;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -55,6 +58,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * here ({@link #cases()}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class GoldenCorpusIT {
     private static final Path CORPUS = JarProxy.HOME.resolve("router/src/test/resources/planner");
     /** PlannerGoldenTest.FILES, in its order (the write cases change tables the later ones read). */
@@ -222,6 +226,7 @@ class GoldenCorpusIT {
     }
 
     @Test
+    @Order(2)
     void everyStatementGetsItsExpectedAnswerOrRefusal() throws SQLException {
         List<Case> cases = cases();
         assertThat(cases).as("PlannerGoldenTest holds at least 120 cases").hasSizeGreaterThanOrEqualTo(120);
@@ -303,6 +308,31 @@ class GoldenCorpusIT {
         assertThat(failures).as("cases whose answer through the packaged proxy differs from the golden file").isEmpty();
         assertThat(planned + refused + sessionApplied + known.size()).isEqualTo(cases.size());
         assertThat(refused).as("the corpus's refusals").isGreaterThanOrEqualTo(25);
+    }
+
+    /**
+     * Issue 16's report: through the packaged jar a column alias without AS answered ERR 1105
+     * (NoClassDefFoundError: org/apache/commons/lang3/tuple/Pair), on a point read and on a locking read.
+     */
+    @Test
+    @Order(1) // before the corpus, which rewrites and truncates these rows
+    void aColumnAliasWithoutAsAnswersThroughThePackagedJar() throws SQLException {
+        try (Statement statement = connection("shop").createStatement()) {
+            try (ResultSet rows = statement.executeQuery("SELECT name n FROM customers WHERE id = 2")) {
+                assertThat(rows.getMetaData().getColumnLabel(1)).isEqualTo("n");
+                assertThat(rows.next()).isTrue();
+                assertThat(rows.getString("n")).isEqualTo("Grace");
+                assertThat(rows.next()).isFalse();
+            }
+            statement.execute("BEGIN");
+            try (ResultSet rows = statement.executeQuery("SELECT c, total t, status s FROM orders WHERE customer_id = 3 FOR UPDATE")) {
+                assertThat(rows.next()).isTrue();
+                assertThat(rows.getString("t")).isEqualTo("1500.00");
+                assertThat(rows.getString("s")).isEqualTo("paid");
+            } finally {
+                statement.execute("ROLLBACK");
+            }
+        }
     }
 
     /** The statement's EXPLAIN SHARDGATE rows, one line each ({@code \n} inside a line written as PlannerGoldenTest does). */

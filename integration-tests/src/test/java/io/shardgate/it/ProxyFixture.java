@@ -1,5 +1,6 @@
 package io.shardgate.it;
 
+import io.shardgate.proxy.error.ErrorTranslator;
 import io.shardgate.replication.topology.Node;
 import io.shardgate.replication.topology.Shard;
 import io.shardgate.replication.topology.Topology;
@@ -10,6 +11,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -172,19 +174,32 @@ final class ProxyFixture implements AutoCloseable {
 
     /** Stops {@code proxy}, then {@code topology}; either may be null when its start failed. */
     static void stop(ProxyFixture proxy, Topology topology) {
-        if (proxy != null) {
-            proxy.close();
-        }
-        if (topology != null) {
-            topology.close();
+        try {
+            if (proxy != null) {
+                proxy.close();
+            }
+        } finally {
+            if (topology != null) {
+                topology.close();
+            }
         }
     }
 
+    /**
+     * Stops the proxy (and its own topology), then fails if the proxy answered any statement with an
+     * internal error (ERR 1105 "Internal error in Shardgate"): each one is a bug, whatever the test
+     * asserted (issue 16). The proxy logs each with its stack trace, in {@link #output()}.
+     */
     @Override
     public void close() {
         proxy.close();
         if (ownTopology != null) {
             ownTopology.close();
+        }
+        List<String> internal = proxy.output().lines().filter(line -> line.contains(ErrorTranslator.INTERNAL_ERROR_LOG)).toList();
+        if (!internal.isEmpty()) {
+            throw new AssertionError(internal.size() + " internal error(s) (ERR 1105) in the proxy's log " + proxy.log()
+                    + "; the first: " + internal.get(0));
         }
     }
 }
