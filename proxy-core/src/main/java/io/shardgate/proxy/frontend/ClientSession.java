@@ -2,6 +2,7 @@ package io.shardgate.proxy.frontend;
 
 import io.netty.channel.Channel;
 import io.shardgate.proxy.backend.BackendConnection;
+import io.shardgate.proxy.protocol.ClientCharset;
 import io.shardgate.proxy.protocol.ServerStatus;
 import io.shardgate.proxy.session.ClientStatements;
 import io.shardgate.proxy.session.HandshakeCharset;
@@ -171,6 +172,20 @@ final class ClientSession {
 
     SessionSettings settings() {
         return settings;
+    }
+
+    /**
+     * The character set the client's statements are in: {@code character_set_client} as the
+     * handshake set it and session tracking last reported it (SET NAMES, SET character_set_client).
+     */
+    ClientCharset clientCharset() {
+        return ClientCharset.named(settings.system().values().get("character_set_client"));
+    }
+
+    /** Whether the session's sql_mode has NO_BACKSLASH_ESCAPES (a backslash in a string is then an ordinary character). */
+    boolean noBackslashEscapes() {
+        String mode = settings.system().values().get("sql_mode");
+        return mode != null && mode.toUpperCase(java.util.Locale.ROOT).contains("NO_BACKSLASH_ESCAPES");
     }
 
     void settings(SessionSettings settings) {
