@@ -125,6 +125,15 @@ public abstract sealed class ClientCharset {
         }
     }
 
+    /**
+     * Whether {@code decoded} (read with {@link #decode}) was valid text in this character set, as a
+     * server would take it in a literal with this character set's introducer: for utf8, no malformed
+     * byte was escaped; for ascii, no byte above 0x7F; every byte sequence is latin1 or binary.
+     */
+    public boolean valid(CharSequence decoded) {
+        return true;
+    }
+
     @Override
     public String toString() {
         return name;
@@ -160,6 +169,19 @@ public abstract sealed class ClientCharset {
 
         @Override
         public boolean lossless() {
+            return true;
+        }
+
+        @Override
+        public boolean valid(CharSequence decoded) {
+            for (int i = 0; i < decoded.length(); i++) {
+                char c = decoded.charAt(i);
+                if (Character.isHighSurrogate(c) && i + 1 < decoded.length() && Character.isLowSurrogate(decoded.charAt(i + 1))) {
+                    i++;
+                } else if (Character.isSurrogate(c)) {
+                    return false; // an escaped malformed byte
+                }
+            }
             return true;
         }
 
@@ -330,6 +352,19 @@ public abstract sealed class ClientCharset {
         @Override
         public boolean lossless() {
             return lossless;
+        }
+
+        @Override
+        public boolean valid(CharSequence decoded) {
+            if (this != ASCII) {
+                return true;
+            }
+            for (int i = 0; i < decoded.length(); i++) {
+                if (decoded.charAt(i) > 0x7F) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         @Override

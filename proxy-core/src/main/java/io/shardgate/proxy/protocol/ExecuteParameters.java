@@ -76,7 +76,7 @@ public record ExecuteParameters(List<Object> values, byte[] types) {
             int type = types[2 * i] & 0xFF;
             byte[] data = longData.get(i);
             if (data != null) {
-                values[i] = isBytes(type) ? data : charset.decode(data);
+                values[i] = isBytes(type) ? data : text(data, charset);
             } else if ((payload.getByte(bitmap + i / 8) & 1 << (i % 8)) == 0) {
                 values[i] = value(in, i, type, (types[2 * i + 1] & UNSIGNED) != 0, charset);
             }
@@ -146,7 +146,7 @@ public record ExecuteParameters(List<Object> values, byte[] types) {
                 yield time.timeText(time.micros() != 0 ? 6 : 0);
             }
             case ColumnDefinition.TYPE_VARCHAR, ColumnDefinition.TYPE_VAR_STRING, ColumnDefinition.TYPE_STRING,
-                    ColumnDefinition.TYPE_ENUM, ColumnDefinition.TYPE_SET, ColumnDefinition.TYPE_JSON -> charset.decode(Wire.readLenencBytes(in));
+                    ColumnDefinition.TYPE_ENUM, ColumnDefinition.TYPE_SET, ColumnDefinition.TYPE_JSON -> text(Wire.readLenencBytes(in), charset);
             default -> {
                 if (!isBytes(type)) {
                     throw new MalformedPacketException(what + " (expected: a field type)");
@@ -154,6 +154,15 @@ public record ExecuteParameters(List<Object> values, byte[] types) {
                 yield Wire.readLenencBytes(in);
             }
         };
+    }
+
+    /** A string parameter's text: exact, so that writing it back in {@code charset} gives the client's bytes again. */
+    private static String text(byte[] bytes, ClientCharset charset) {
+        String text = charset.decode(bytes);
+        if (!charset.exact(bytes, text)) {
+            throw ClientCharset.UnmappableTextException.invalid(charset);
+        }
+        return text;
     }
 
     private static boolean isBytes(int type) {

@@ -13,7 +13,8 @@ import java.util.List;
  * Puts parameter values into a shard statement's SQL in place of its {@code ?} placeholders, as
  * literals a server reads back to the same value: numbers as digits, strings as a hex literal of
  * the very bytes the client sent, introduced by the client's character set ({@code _latin1 X'E9'};
- * immune to sql_mode NO_BACKSLASH_ESCAPES), byte arrays as a binary hex literal. Placeholders are
+ * {@code _binary} when they are not valid in it; immune to sql_mode NO_BACKSLASH_ESCAPES), byte
+ * arrays as a binary hex literal. Placeholders are
  * found outside quoted strings, quoted identifiers and comments.
  */
 final class SqlParameters {
@@ -108,7 +109,9 @@ final class SqlParameters {
         } else if (value instanceof TemporalAccessor) {
             hex(out.append("_utf8mb4 X'"), value.toString().replace('T', ' ').getBytes(StandardCharsets.UTF_8)).append('\'');
         } else if (value instanceof String text) {
-            hex(out.append('_').append(charset.name()).append(" X'"), charset.encode(text)).append('\'');
+            // Bytes that are not valid in the client's character set (setBytes sent as a string, say) stay bytes.
+            String introducer = charset.valid(text) ? charset.name() : "binary";
+            hex(out.append('_').append(introducer).append(" X'"), charset.encode(text)).append('\'');
         } else {
             hex(out.append("_utf8mb4 X'"), value.toString().getBytes(StandardCharsets.UTF_8)).append('\'');
         }

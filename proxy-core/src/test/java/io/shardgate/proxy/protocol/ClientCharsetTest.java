@@ -49,6 +49,10 @@ class ClientCharsetTest {
         assertThat(ClientCharset.UTF8MB4.decode(new byte[] {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}))
                 .isEqualTo("\uDCF4\uDC90\uDC80\uDC80");
         assertThatThrownBy(() -> ClientCharset.UTF8MB4.encode("\uD800")).isInstanceOf(ClientCharset.UnmappableTextException.class);
+        assertThat(ClientCharset.UTF8MB4.valid(ClientCharset.UTF8MB4.decode("é 😀".getBytes(StandardCharsets.UTF_8)))).isTrue();
+        assertThat(ClientCharset.UTF8MB4.valid(ClientCharset.UTF8MB4.decode(new byte[] {'a', (byte) 0x80}))).isFalse();
+        assertThat(ClientCharset.LATIN1.valid(ClientCharset.LATIN1.decode(new byte[] {(byte) 0x81}))).isTrue();
+        assertThat(ClientCharset.ASCII.valid(ClientCharset.ASCII.decode(new byte[] {(byte) 0x81}))).isFalse();
     }
 
     @Test

@@ -38,11 +38,12 @@ class SqlParametersTest {
 
     @Test
     void stringsGoBackInTheClientsCharacterSetByteForByte() {
-        // A latin1 client's 'é£' and a utf8mb4 client's malformed bytes: the very bytes, introduced by the client's character set.
+        // A latin1 client's 'é£' and a utf8mb4 client's malformed bytes: the very bytes, introduced by the client's character
+        // set, or as binary where they are not valid in it.
         String latin1 = ClientCharset.LATIN1.decode(new byte[] {(byte) 0xE9, (byte) 0xA3, (byte) 0x81});
         assertThat(SqlParameters.inline("SELECT ?", List.of(latin1), ClientCharset.LATIN1)).isEqualTo("SELECT _latin1 X'E9A381'");
         String broken = UTF8.decode(new byte[] {(byte) 0xC3, 0x28, (byte) 0x80});
-        assertThat(SqlParameters.inline("SELECT ?", List.of(broken), UTF8)).isEqualTo("SELECT _utf8mb4 X'C32880'");
+        assertThat(SqlParameters.inline("SELECT ?", List.of(broken), UTF8)).isEqualTo("SELECT _binary X'C32880'");
         assertThat(SqlParameters.inline("SELECT ?", List.of("x"), ClientCharset.BINARY)).isEqualTo("SELECT _binary X'78'");
     }
 
