@@ -128,6 +128,39 @@ class ByteFidelityIT {
                         .isEqualTo("@@transaction_isolation");
             }
         }
+        // With NO_BACKSLASH_ESCAPES a backslash ends nothing: the second literal is still a string. (Unsharded only: the
+        // sharded planner's parser does not model NO_BACKSLASH_ESCAPES.)
+        try (Connection connection = unsharded.mariadb(SCHEMA, ""); Statement statement = connection.createStatement()) {
+            statement.execute("SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_BACKSLASH_ESCAPES')");
+            try (ResultSet rows = statement.executeQuery("SELECT 'a\\', 'CONNECTION_ID()'")) {
+                assertThat(rows.next()).isTrue();
+                assertThat(rows.getString(1)).isEqualTo("a\\");
+                assertThat(rows.getString(2)).isEqualTo("CONNECTION_ID()");
+            }
+        }
+    }
+
+    @Test
+    void preparedStatementTextKeepsALatin1ClientsBytes() throws Exception {
+        byte[] literal = "àé£ CONNECTION_ID()".getBytes(CP1252);
+        for (ProxyFixture proxy : List.of(unsharded, sharded)) {
+            long base = proxy == sharded ? 300_000 : 400_000;
+            try (Connection connection = proxy.mysql(SCHEMA, "useServerPrepStmts=true&useSSL=false&characterEncoding=Cp1252");
+                 PreparedStatement insert = connection.prepareStatement("INSERT INTO fid.t (id, v) VALUES (?, 'àé£ CONNECTION_ID()')");
+                 PreparedStatement select = connection.prepareStatement("SELECT HEX(v), HEX('àé£ CONNECTION_ID()') FROM fid.t WHERE id = ?")) {
+                // Enough executions to land on other pooled backend connections, where the statement is prepared again.
+                for (long id = base; id < base + 12; id++) {
+                    insert.setLong(1, id);
+                    insert.executeUpdate();
+                    select.setLong(1, id);
+                    try (ResultSet rows = select.executeQuery()) {
+                        assertThat(rows.next()).isTrue();
+                        assertThat(rows.getString(1)).as("stored through %s", proxy == sharded ? "sharded" : "unsharded").isEqualTo(hex(literal));
+                        assertThat(rows.getString(2)).isEqualTo(hex(literal));
+                    }
+                }
+            }
+        }
     }
 
     private static String string(Statement statement, String sql) throws SQLException {

@@ -1034,6 +1034,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                 }
                 if (!pending.command().hasNoResponse()) {
                     session.status(sharded == null ? status : sharded.sharded().status(ShardedCommands.autocommit(session)));
+                    session.backendNoBackslashEscapes((status & ServerStatus.NO_BACKSLASH_ESCAPES) != 0);
                 }
                 statementBookkeeping(status, error);
                 if (!pending.command().hasNoResponse()) {

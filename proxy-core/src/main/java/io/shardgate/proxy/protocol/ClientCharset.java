@@ -187,6 +187,24 @@ public abstract sealed class ClientCharset {
 
         @Override
         public String decode(byte[] bytes, int offset, int length) {
+            // Fast paths first: ASCII (most statements), then the JDK's strict decoder for valid UTF-8.
+            int end = offset + length;
+            int i = offset;
+            while (i < end && bytes[i] >= 0) {
+                i++;
+            }
+            if (i == end) {
+                return new String(bytes, offset, length, StandardCharsets.ISO_8859_1);
+            }
+            try {
+                return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes, offset, length)).toString();
+            } catch (CharacterCodingException e) {
+                return decodeEscaping(bytes, offset, length);
+            }
+        }
+
+        private static String decodeEscaping(byte[] bytes, int offset, int length) {
             StringBuilder out = new StringBuilder(length);
             int end = offset + length;
             int i = offset;
@@ -249,6 +267,14 @@ public abstract sealed class ClientCharset {
 
         @Override
         public byte[] encode(CharSequence text, int from, int to) {
+            boolean surrogates = false;
+            for (int i = from; i < to && !surrogates; i++) {
+                surrogates = Character.isSurrogate(text.charAt(i));
+            }
+            if (!surrogates) {
+                // No escaped byte and no pair to check: the JDK's encoder gives the same bytes, faster.
+                return text.subSequence(from, to).toString().getBytes(StandardCharsets.UTF_8);
+            }
             java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(to - from + 16);
             for (int i = from; i < to; i++) {
                 char c = text.charAt(i);
