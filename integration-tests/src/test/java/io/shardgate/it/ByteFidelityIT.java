@@ -36,7 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>Each value of the corpus is written with the text protocol (raw statement bytes from a socket
  * client, as {@code '...'}, {@code _binary'...'} and {@code X'...'}) and with server-side prepared
- * statements (MariaDB Connector/J and MySQL Connector/J, {@code setBytes} and {@code setString}),
+ * statements (MariaDB Connector/J and MySQL Connector/J, {@code setBytes} and {@code setString}) and
+ * with PyMySQL (its own client-side escaping, utf8mb4 and latin1 connections),
  * then read back through Shardgate ({@code SELECT v FROM t}, and the literal itself with
  * {@code SELECT '<literal>'}) and from the backend directly ({@code HEX(v)}): every byte equal.
  * Mismatches are collected and reported together, each naming value, path and deployment.
@@ -208,6 +209,11 @@ class ByteFidelityIT {
                         "useServerPrepStmts=true&useSSL=false&characterEncoding=Cp1252"),
                 Kind.LATIN1, CP1252, prepared, written, soft);
 
+        // PyMySQL (its own escaping, text protocol): a utf8mb4 client for text and bytes, a latin1 client (latin1 in its
+        // handshake) for latin1 text.
+        pyMySql(deployment, proxy, "utf8mb4", base + 50_000, written, soft);
+        pyMySql(deployment, proxy, "latin1", base + 60_000, written, soft);
+
         // The backends themselves hold every byte.
         Map<Long, String> stored = new LinkedHashMap<>();
         for (Node node : backends) {
@@ -285,6 +291,56 @@ class ByteFidelityIT {
             }
         }
         return id;
+    }
+
+    private void pyMySql(String deployment, ProxyFixture proxy, String charset, long id, Map<Long, Expected> written,
+                         SoftAssertions soft) throws Exception {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        List<List<Object>> values = new ArrayList<>();
+        Map<Long, Value> byId = new LinkedHashMap<>();
+        String path = "PyMySQL " + charset;
+        for (Value value : CORPUS) {
+            boolean latin1 = charset.equals("latin1");
+            String kind;
+            if (latin1 && value.kind() == Kind.LATIN1
+                    && java.util.Arrays.equals(new String(value.bytes(), CP1252).getBytes(CP1252), value.bytes())) {
+                kind = "text"; // PyMySQL's latin1 is Python's cp1252, which has no char for its five undefined bytes
+            } else if (!latin1 && value.kind() == Kind.UTF8) {
+                kind = "text";
+            } else if (!latin1 && value.kind() == Kind.BINARY) {
+                kind = "bytes";
+            } else {
+                continue;
+            }
+            values.add(List.of(id, kind, HexFormat.of().formatHex(value.bytes())));
+            byId.put(id, value);
+            written.put(id, new Expected(value, path));
+            id++;
+        }
+        Map<String, Object> spec = new LinkedHashMap<>();
+        spec.put("port", proxy.port());
+        spec.put("user", ProxyFixture.USER);
+        spec.put("password", ProxyFixture.PASSWORD);
+        spec.put("database", SCHEMA);
+        spec.put("charset", charset);
+        spec.put("values", values);
+        java.nio.file.Path script = java.nio.file.Path.of(getClass().getResource("/byte_fidelity_client.py").toURI());
+        Cli.Result result = Cli.run(List.of("/usr/bin/python3", script.toString()), json.writeValueAsString(spec), 120);
+        assertThat(result.status()).as("%s %s: %s", deployment, path, result.stderr()).isZero();
+        int answered = 0;
+        for (String line : result.stdout().split("\n")) {
+            if (line.isBlank()) {
+                continue;
+            }
+            com.fasterxml.jackson.databind.JsonNode row = json.readTree(line);
+            Value value = byId.get(row.get("id").asLong());
+            soft.assertThat(row.get("stored").asText().toUpperCase(java.util.Locale.ROOT)).as("%s %s SELECT v of %s", deployment, path,
+                    value.label()).isEqualTo(hex(value.bytes()));
+            soft.assertThat(row.get("echoed").asText().toUpperCase(java.util.Locale.ROOT)).as("%s %s SELECT %%s of %s", deployment, path,
+                    value.label()).isEqualTo(hex(value.bytes()));
+            answered++;
+        }
+        assertThat(answered).as("%s %s rows", deployment, path).isEqualTo(byId.size());
     }
 
     private List<Node> primaries() {
