@@ -158,7 +158,16 @@ public final class BackendConnection {
 
     /** Prepares a statement on this connection for Shardgate's own use; its response is not relayed. */
     public CompletableFuture<BackendStatement> prepare(String sql) {
-        return collect(Command.STMT_PREPARE, commandPacket(Command.STMT_PREPARE, sql), packets -> {
+        return prepare(MySqlPacket.command(Command.STMT_PREPARE, sql).content());
+    }
+
+    /** Prepares a client's statement, given in its own bytes (its character set), on this connection. */
+    public CompletableFuture<BackendStatement> prepare(byte[] sql) {
+        return prepare(MySqlPacket.command(Command.STMT_PREPARE, sql).content());
+    }
+
+    private CompletableFuture<BackendStatement> prepare(io.netty.buffer.ByteBuf payload) {
+        return collect(Command.STMT_PREPARE, payload, packets -> {
             io.netty.buffer.ByteBuf ok = Unpooled.wrappedBuffer(packets.get(0));
             return new BackendStatement(ok.getIntLE(1), ok.getUnsignedShortLE(7));
         });

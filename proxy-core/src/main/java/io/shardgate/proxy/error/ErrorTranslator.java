@@ -29,6 +29,9 @@ public final class ErrorTranslator {
         if (cause instanceof io.shardgate.router.error.PlanningException e) {
             return new Translation(new ErrPacket(e.errno(), e.sqlState(), e.getMessage()), false);
         }
+        if (cause instanceof io.shardgate.proxy.protocol.ClientCharset.UnmappableTextException e) {
+            return new Translation(ErrorCode.UNSUPPORTED.packet(e.getMessage()), false);
+        }
         if (cause instanceof BackendErrorException e) {
             return new Translation(e.packet(), false);
         }

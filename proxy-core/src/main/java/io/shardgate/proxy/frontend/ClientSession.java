@@ -2,11 +2,13 @@ package io.shardgate.proxy.frontend;
 
 import io.netty.channel.Channel;
 import io.shardgate.proxy.backend.BackendConnection;
+import io.shardgate.proxy.protocol.ClientCharset;
 import io.shardgate.proxy.protocol.ServerStatus;
 import io.shardgate.proxy.session.ClientStatements;
 import io.shardgate.proxy.session.HandshakeCharset;
 import io.shardgate.proxy.session.SessionPin;
 import io.shardgate.proxy.session.SessionSettings;
+import io.shardgate.proxy.session.SessionVariables;
 
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
 
@@ -47,6 +49,10 @@ final class ClientSession {
     private boolean nextTransactionReadOnly;
     private boolean allowBlockingDdl;
     private volatile BackendConnection backend;
+    /** {@link #clientCharset()} of the system variables {@code charsetOf}: read again only when they change. */
+    private SessionVariables charsetOf;
+    private ClientCharset charset = ClientCharset.UTF8MB4;
+    private boolean backendNoBackslashEscapes;
 
     ClientSession(long connectionId, Channel channel, String user, String host, long capabilities, String schema,
                   int collation, int maxPreparedStatements) {
@@ -80,6 +86,7 @@ final class ClientSession {
         nextTransaction = null;
         nextTransactionReadOnly = false;
         allowBlockingDdl = false;
+        backendNoBackslashEscapes = false;
     }
 
     /** SET SESSION shardgate_allow_blocking_ddl = ON: ALTERs that block writes are let through. */
@@ -171,6 +178,38 @@ final class ClientSession {
 
     SessionSettings settings() {
         return settings;
+    }
+
+    /**
+     * The character set the client's statements are in: {@code character_set_client} as the
+     * handshake set it and session tracking last reported it (SET NAMES, SET character_set_client).
+     */
+    ClientCharset clientCharset() {
+        SessionVariables system = settings.system();
+        if (system != charsetOf) {
+            charset = ClientCharset.named(system.values().get("character_set_client"));
+            charsetOf = system;
+        }
+        return charset;
+    }
+
+    /**
+     * Whether the session's sql_mode has NO_BACKSLASH_ESCAPES (a backslash in a string is then an
+     * ordinary character): as session tracking reported it, or as the status flag of the last
+     * backend response said (a client that narrows session_track_system_variables, as MariaDB
+     * Connector/J does, hides sql_mode from tracking).
+     */
+    boolean noBackslashEscapes() {
+        if (backendNoBackslashEscapes) {
+            return true;
+        }
+        String mode = settings.system().values().get("sql_mode");
+        return mode != null && mode.toUpperCase(java.util.Locale.ROOT).contains("NO_BACKSLASH_ESCAPES");
+    }
+
+    /** The NO_BACKSLASH_ESCAPES status flag of the last response a backend sent this session. */
+    void backendNoBackslashEscapes(boolean set) {
+        this.backendNoBackslashEscapes = set;
     }
 
     void settings(SessionSettings settings) {

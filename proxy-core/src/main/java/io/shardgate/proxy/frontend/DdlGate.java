@@ -1,6 +1,7 @@
 package io.shardgate.proxy.frontend;
 
 import io.shardgate.proxy.protocol.ErrPacket;
+import io.shardgate.router.classify.SqlLexer;
 import io.shardgate.storage.capability.EngineCapabilities;
 import io.shardgate.storage.ddl.DdlRefusal;
 import io.shardgate.storage.ddl.DdlValidator;
@@ -12,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
 /**
  * Checks CREATE TABLE, CREATE INDEX, ALTER TABLE and DROP INDEX against the shard's engine before
@@ -28,11 +28,6 @@ import java.util.regex.Pattern;
  * is, to be refused or run by the servers themselves.
  */
 final class DdlGate {
-    private static final Pattern DDL = Pattern.compile(
-            "\\s*(CREATE\\s+(OR\\s+REPLACE\\s+)?(TEMPORARY\\s+)?TABLE|CREATE\\s+(OR\\s+REPLACE\\s+)?(UNIQUE\\s+|FULLTEXT\\s+|SPATIAL\\s+)?INDEX"
-                    + "|ALTER\\s+(ONLINE\\s+)?(IGNORE\\s+)?TABLE|DROP\\s+INDEX)\\s",
-            Pattern.CASE_INSENSITIVE);
-
     /**
      * What to send, or the error to answer instead.
      *
@@ -55,8 +50,7 @@ final class DdlGate {
 
     /** Null when {@code sql} is not DDL this gate checks, or the shard's capabilities are unknown. */
     Outcome check(String sql, boolean allowBlockingDdl) {
-        if (!(SqlText.startsWithIgnoreCase(sql, "create") || SqlText.startsWithIgnoreCase(sql, "alter")
-                || SqlText.startsWithIgnoreCase(sql, "drop")) || !DDL.matcher(sql).lookingAt()) {
+        if (!checked(sql)) {
             return null;
         }
         Map<String, EngineCapabilities> engines = new LinkedHashMap<>();
@@ -76,5 +70,49 @@ final class DdlGate {
             return new Outcome(sql, null, Map.of());
         }
         return new Outcome(null, new ErrPacket(refused.errno(), refused.sqlState(), refused.message()), Map.of());
+    }
+
+    /**
+     * Whether {@code sql} is DDL this gate checks, read by its first tokens: CREATE [OR REPLACE]
+     * [TEMPORARY] TABLE, CREATE [OR REPLACE] [UNIQUE | FULLTEXT | SPATIAL] INDEX, ALTER [ONLINE]
+     * [IGNORE] TABLE, DROP INDEX.
+     */
+    static boolean checked(String sql) {
+        SqlLexer lexer = new SqlLexer(sql);
+        lexer.next();
+        if (lexer.isWord("DROP")) {
+            lexer.next();
+            return lexer.isWord("INDEX");
+        }
+        if (lexer.isWord("ALTER")) {
+            lexer.next();
+            if (lexer.isWord("ONLINE")) {
+                lexer.next();
+            }
+            if (lexer.isWord("IGNORE")) {
+                lexer.next();
+            }
+            return lexer.isWord("TABLE");
+        }
+        if (!lexer.isWord("CREATE")) {
+            return false;
+        }
+        lexer.next();
+        if (lexer.isWord("OR")) {
+            lexer.next();
+            if (!lexer.isWord("REPLACE")) {
+                return false;
+            }
+            lexer.next();
+        }
+        if (lexer.isWord("TEMPORARY")) {
+            lexer.next();
+            return lexer.isWord("TABLE");
+        }
+        if (lexer.isWord("UNIQUE") || lexer.isWord("FULLTEXT") || lexer.isWord("SPATIAL")) {
+            lexer.next();
+            return lexer.isWord("INDEX");
+        }
+        return lexer.isWord("TABLE") || lexer.isWord("INDEX");
     }
 }

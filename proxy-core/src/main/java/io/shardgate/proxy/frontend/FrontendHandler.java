@@ -17,6 +17,7 @@ import io.shardgate.proxy.error.ErrorTranslator;
 import io.shardgate.proxy.protocol.AuthSwitchRequest;
 import io.shardgate.proxy.protocol.Capabilities;
 import io.shardgate.proxy.protocol.ChangeUserRequest;
+import io.shardgate.proxy.protocol.ClientCharset;
 import io.shardgate.proxy.protocol.Command;
 import io.shardgate.proxy.protocol.ErrPacket;
 import io.shardgate.proxy.protocol.HandshakeResponse41;
@@ -320,7 +321,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                 runLocal(router.kill(session, target, false));
             }
             case QUERY -> {
-                String sql = text(packet);
+                // Read in the client's character set, losslessly; the packet itself goes on unchanged unless rewritten.
+                ClientCharset charset = session.clientCharset();
+                byte[] raw = statementBytes(packet);
+                String sql = charset.decode(raw);
                 Optional<KillStatement> kill = KillStatement.parse(sql);
                 if (kill.isPresent()) {
                     packet.release();
@@ -359,15 +363,31 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                         return;
                     }
                     if (ddl != null && !ddl.sql().equals(sql)) {
+                        byte[] edited;
+                        try {
+                            if (!charset.exact(raw, sql)) {
+                                throw ClientCharset.UnmappableTextException.invalid(charset);
+                            }
+                            // The validator's edits add ASCII clauses; the rest is the client's text, encoded back exactly.
+                            edited = charset.encode(ddl.sql());
+                        } catch (ClientCharset.UnmappableTextException e) {
+                            packet.release();
+                            writeError(1, context.errors().translate(e).packet());
+                            return;
+                        }
                         packet.release();
                         sql = ddl.sql();
-                        packet = MySqlPacket.command(Command.QUERY, sql);
+                        raw = edited;
+                        packet = MySqlPacket.command(Command.QUERY, edited);
                     }
                 }
-                if (sharded != null && shardedQuery(packet, sql, classification, ddlStatements)) {
+                if (sharded != null && shardedQuery(packet, raw, sql, classification, ddlStatements)) {
                     return;
                 }
-                MySqlPacket rewritten = QueryRewriter.rewrite(packet, sql, connectionId);
+                MySqlPacket rewritten = rewritten(packet, sql);
+                if (rewritten == null) {
+                    return;
+                }
                 forward(rewritten, new Pending(command, classification, null, classification.effects().readsLastInsertId(), 0, null)
                         .withTemporaryTables(TemporaryTableNames.of(sql, classification.temporaryTable() != TemporaryTable.NONE))
                         .withDiagnostics(classification.effects().readsDiagnostics()));
@@ -405,17 +425,45 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
      * statement for the session's shard branches. False when it runs the usual way instead (session
      * statements, on the first shard).
      */
-    private boolean shardedQuery(MySqlPacket packet, String sql, Classification classification, java.util.Map<String, String> perShard) {
+    private boolean shardedQuery(MySqlPacket packet, byte[] raw, String sql, Classification classification,
+                                 java.util.Map<String, String> perShard) {
         if (classification.statementClass() == StatementClass.TRANSACTION) {
-            return shardedTransaction(packet, classification, () -> forward(QueryRewriter.rewrite(packet, sql, connectionId),
-                    new Pending(Command.QUERY, classification, null, false, 0, null)));
+            return shardedTransaction(packet, classification, () -> {
+                MySqlPacket rewritten = rewritten(packet, sql);
+                if (rewritten != null) {
+                    forward(rewritten, new Pending(Command.QUERY, classification, null, false, 0, null));
+                } else {
+                    afterCommand();
+                }
+            });
         }
         if (!ShardedCommands.planned(classification)) {
             return false;
         }
         packet.release();
-        runSharded(sharded.query(session, QueryRewriter.rewrite(sql, connectionId), classification, perShard));
+        ClientCharset charset = session.clientCharset();
+        if (!charset.exact(raw, sql)) {
+            // Planned text goes to the shards encoded back: only text that round-trips exactly may be planned.
+            writeError(1, context.errors().translate(ClientCharset.UnmappableTextException.invalid(charset)).packet());
+            return true;
+        }
+        runSharded(sharded.query(session, QueryRewriter.rewrite(sql, connectionId, session.noBackslashEscapes()), classification,
+                perShard));
         return true;
+    }
+
+    /**
+     * The query packet with the rewrites its statement needs (the packet itself when none). Null
+     * when it cannot be rewritten exactly: the packet is released and the client has its ERR.
+     */
+    private MySqlPacket rewritten(MySqlPacket packet, String sql) {
+        try {
+            return QueryRewriter.rewrite(packet, sql, session.clientCharset(), connectionId, session.noBackslashEscapes());
+        } catch (ClientCharset.UnmappableTextException e) {
+            packet.release();
+            writeError(1, context.errors().translate(e).packet());
+            return null;
+        }
     }
 
     /**
@@ -483,15 +531,12 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         afterCommand();
     }
 
-    private static final java.util.regex.Pattern SET_TRANSACTION = java.util.regex.Pattern.compile(
-            "\\s*SET\\s+TRANSACTION\\s", java.util.regex.Pattern.CASE_INSENSITIVE);
-
     /** SET TRANSACTION without SESSION or GLOBAL: it applies to the next transaction only. */
     private static boolean isNextTransactionOnly(Classification classification, String sql) {
         TransactionKind kind = classification.transactionKind();
         return !classification.multiStatement() && (kind == TransactionKind.SET_TRANSACTION_READ_ONLY
                 || kind == TransactionKind.SET_TRANSACTION_READ_WRITE || kind == TransactionKind.SET_TRANSACTION_ISOLATION)
-                && SET_TRANSACTION.matcher(sql).lookingAt();
+                && StatementEnd.startsWith(sql, "SET", "TRANSACTION");
     }
 
     /** Answers a statement Shardgate handles itself. */
@@ -538,9 +583,12 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         ctx.flush();
     }
 
-    private static String text(MySqlPacket packet) {
-        return packet.payload().toString(packet.payload().readerIndex() + 1, packet.payload().readableBytes() - 1,
-                StandardCharsets.UTF_8);
+    /** The statement of a COM_QUERY or COM_STMT_PREPARE packet: its bytes after the command byte. */
+    private static byte[] statementBytes(MySqlPacket packet) {
+        ByteBuf payload = packet.payload();
+        byte[] bytes = new byte[Math.max(0, payload.readableBytes() - 1)];
+        payload.getBytes(payload.readerIndex() + 1, bytes);
+        return bytes;
     }
 
 
@@ -585,7 +633,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             writeError(1, ErrorCode.TOO_MANY_PREPARED_STATEMENTS.packet(session.statements().limit()));
             return;
         }
-        String sql = text(packet);
+        ClientCharset charset = session.clientCharset();
+        byte[] raw = statementBytes(packet);
+        String sql = charset.decode(raw);
         Classification prepared = classifier.classify(sql);
         if (prepared.statementClass() == StatementClass.WRITE) {
             // A prepared DDL statement is checked against the engines as a text one is, at PREPARE.
@@ -600,6 +650,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             Classification classification = prepared;
             if (ShardedCommands.planned(classification)) {
                 try {
+                    if (!charset.exact(raw, sql)) {
+                        throw ClientCharset.UnmappableTextException.invalid(charset);
+                    }
                     sharded.sharded().check(sql, session.schema());
                 } catch (RuntimeException e) {
                     packet.release();
@@ -860,7 +913,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         boolean switchSchema = !statement.schema().isEmpty() && !statement.schema().equals(schema);
         CompletableFuture<Void> before = switchSchema ? backend.run(Command.INIT_DB, statement.schema())
                 : CompletableFuture.completedFuture(null);
-        return before.thenCompose(ok -> backend.prepare(statement.sql()))
+        // The client's statement in its character set (the connection's character_set_client follows the session's).
+        ClientCharset charset = session.clientCharset();
+        return before.thenCompose(ok -> backend.prepare(charset.encode(statement.sql())))
                 .thenCompose(prepared -> {
                     cache(backend, statement.cacheKey(), prepared);
                     if (!switchSchema || schema == null || schema.isEmpty()) {
@@ -979,6 +1034,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                 }
                 if (!pending.command().hasNoResponse()) {
                     session.status(sharded == null ? status : sharded.sharded().status(ShardedCommands.autocommit(session)));
+                    session.backendNoBackslashEscapes((status & ServerStatus.NO_BACKSLASH_ESCAPES) != 0);
                 }
                 statementBookkeeping(status, error);
                 if (!pending.command().hasNoResponse()) {

@@ -1,22 +1,42 @@
 package io.shardgate.proxy.frontend;
 
-import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import io.shardgate.router.classify.SqlLexer;
+import io.shardgate.router.classify.TokenType;
 
-/** {@code KILL [CONNECTION | QUERY] n}, which Shardgate answers itself: n is a Shardgate connection id. */
+import java.util.Optional;
+
+/**
+ * {@code KILL [CONNECTION | QUERY] n}, which Shardgate answers itself: n is a Shardgate connection
+ * id. Recognised by its tokens, so comments may stand anywhere and a string that spells a KILL is
+ * not one.
+ */
 record KillStatement(long connectionId, boolean queryOnly) {
-    private static final Pattern KILL = Pattern.compile(
-            "\\s*KILL\\s+(?:(CONNECTION|QUERY)\\s+)?(\\d+)\\s*;?\\s*", Pattern.CASE_INSENSITIVE);
+    private static final int MAX_DIGITS = 18;
 
     static Optional<KillStatement> parse(String sql) {
-        if (sql.length() > 64 || !SqlText.startsWithLetter(sql, 'k')) {
+        SqlLexer lexer = new SqlLexer(sql);
+        lexer.next();
+        if (!lexer.isWord("KILL")) {
             return Optional.empty();
         }
-        Matcher m = KILL.matcher(sql);
-        if (!m.matches()) {
+        TokenType type = lexer.next();
+        boolean queryOnly = false;
+        if (lexer.isWord("CONNECTION")) {
+            type = lexer.next();
+        } else if (lexer.isWord("QUERY")) {
+            queryOnly = true;
+            type = lexer.next();
+        }
+        if (type != TokenType.NUMBER) {
             return Optional.empty();
         }
-        return Optional.of(new KillStatement(Long.parseLong(m.group(2)), "QUERY".equalsIgnoreCase(m.group(1))));
+        String digits = lexer.text();
+        if (digits.length() > MAX_DIGITS || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return Optional.empty();
+        }
+        if (!StatementEnd.follows(lexer)) {
+            return Optional.empty();
+        }
+        return Optional.of(new KillStatement(Long.parseLong(digits), queryOnly));
     }
 }

@@ -2,52 +2,147 @@ package io.shardgate.proxy.frontend;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.shardgate.proxy.protocol.Command;
+import io.shardgate.proxy.protocol.ClientCharset;
 import io.shardgate.proxy.protocol.MySqlPacket;
+import io.shardgate.router.classify.SqlLexer;
+import io.shardgate.router.classify.TokenType;
 
 import java.nio.charset.StandardCharsets;
-import java.util.regex.Pattern;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Rewrites that keep the proxy transparent. {@code CONNECTION_ID()} answers Shardgate's own
  * connection id, the one the handshake announced and KILL takes; the backend's id would name
  * another client's session, or nothing. And MySQL Connector/J 8+ reads
  * {@code @@transaction_isolation} and {@code @@transaction_read_only}, which MariaDB 10.11 does
- * not know (ERR 1193); MariaDB's names are {@code tx_isolation} and {@code tx_read_only}. Only
- * the {@code @@} system-variable form is rewritten, so column aliases and strings stay as they are.
+ * not know (ERR 1193); MariaDB's names are {@code tx_isolation} and {@code tx_read_only}.
+ *
+ * <p>Only what {@link SqlLexer} proves is code is rewritten: the word {@code CONNECTION_ID}
+ * (not qualified) followed by {@code (} and {@code )}, and a {@code @@} system variable token. A
+ * string, a quoted identifier or a comment that spells the same is left alone. A statement that
+ * needs no rewrite keeps its packet; one that does is spliced: every byte outside the rewritten
+ * tokens is the client's own.
  */
 final class QueryRewriter {
-    private static final Pattern VARIABLE = Pattern.compile(
-            "@@((?:session\\.|global\\.|local\\.)?)transaction_(isolation|read_only)\\b", Pattern.CASE_INSENSITIVE);
+    private static final String TRANSACTION_PREFIX = "TRANSACTION_";
 
-    private static final Pattern CONNECTION_ID = Pattern.compile("\\bCONNECTION_ID\\s*\\(\\s*\\)",
-            Pattern.CASE_INSENSITIVE);
+    /** One rewrite: the chars {@code [start, end)} of the statement become {@code replacement} (ASCII). */
+    record Edit(int start, int end, String replacement) {
+    }
 
     private QueryRewriter() {
     }
 
-    /** The statement text with the rewrites applied ({@code sql} itself when nothing changes). */
-    static String rewrite(String sql, long connectionId) {
-        String rewritten = sql;
-        if (sql.indexOf("@@") >= 0 && SqlText.containsIgnoreCase(sql, "transaction_")) {
-            rewritten = VARIABLE.matcher(rewritten).replaceAll("@@$1tx_$2");
+    /** The rewrites {@code sql} needs, in order; empty (and cheap) for nearly every statement. */
+    static List<Edit> edits(String sql, long connectionId, boolean noBackslashEscapes) {
+        boolean variables = sql.indexOf("@@") >= 0 && SqlText.containsIgnoreCase(sql, "transaction_");
+        boolean connectionIds = SqlText.containsIgnoreCase(sql, "connection_id");
+        if (!variables && !connectionIds) {
+            return List.of();
         }
-        if (SqlText.containsIgnoreCase(sql, "connection_id")) {
-            rewritten = CONNECTION_ID.matcher(rewritten).replaceAll(Long.toString(connectionId));
+        List<Edit> edits = new ArrayList<>(2);
+        SqlLexer lexer = new SqlLexer(sql, noBackslashEscapes);
+        boolean afterDot = false;
+        TokenType type = lexer.next();
+        while (type != TokenType.END) {
+            if (type == TokenType.VARIABLE && variables) {
+                variable(sql, lexer.start(), lexer.end(), edits);
+            } else if (type == TokenType.WORD && connectionIds && !afterDot && lexer.isWord("CONNECTION_ID")) {
+                int start = lexer.start();
+                afterDot = false;
+                type = lexer.next();
+                if (!lexer.isOperator('(')) {
+                    continue; // look at this token again
+                }
+                type = lexer.next();
+                if (!lexer.isOperator(')')) {
+                    continue;
+                }
+                edits.add(new Edit(start, lexer.end(), Long.toString(connectionId)));
+            }
+            afterDot = lexer.isOperator('.');
+            type = lexer.next();
         }
-        return rewritten;
+        return edits;
     }
 
-    /** Returns {@code packet} itself when nothing changes, else a new packet (and releases the old one). */
-    static MySqlPacket rewrite(MySqlPacket packet, String sql, long connectionId) {
-        String rewritten = rewrite(sql, connectionId);
-        if (rewritten.equals(sql)) {
+    /** {@code @@[session.|global.|local.]transaction_isolation | transaction_read_only}: its {@code transaction_} becomes {@code tx_}. */
+    private static void variable(String sql, int start, int end, List<Edit> edits) {
+        if (end - start < 2 || sql.charAt(start + 1) != '@') {
+            return; // a user variable
+        }
+        int name = start + 2;
+        int dot = sql.indexOf('.', name);
+        if (dot >= 0 && dot < end) {
+            String scope = sql.substring(name, dot);
+            if (!(scope.equalsIgnoreCase("session") || scope.equalsIgnoreCase("global") || scope.equalsIgnoreCase("local"))) {
+                return;
+            }
+            name = dot + 1;
+        }
+        String variable = sql.substring(name, end);
+        if (variable.equalsIgnoreCase("transaction_isolation") || variable.equalsIgnoreCase("transaction_read_only")) {
+            edits.add(new Edit(name, name + TRANSACTION_PREFIX.length(), "tx_"));
+        }
+    }
+
+    /** {@code sql} with {@code edits} applied (for statements that are planned, not forwarded). */
+    static String apply(String sql, List<Edit> edits) {
+        if (edits.isEmpty()) {
+            return sql;
+        }
+        StringBuilder out = new StringBuilder(sql.length());
+        int at = 0;
+        for (Edit edit : edits) {
+            out.append(sql, at, edit.start()).append(edit.replacement());
+            at = edit.end();
+        }
+        return out.append(sql, at, sql.length()).toString();
+    }
+
+    /** {@code sql} with its rewrites applied ({@code sql} itself when nothing changes). */
+    static String rewrite(String sql, long connectionId, boolean noBackslashEscapes) {
+        return apply(sql, edits(sql, connectionId, noBackslashEscapes));
+    }
+
+    /**
+     * The COM_QUERY {@code packet} whose statement {@code sql} was read from in {@code charset}, with
+     * its rewrites: {@code packet} itself when there are none, else a new packet (the old one is
+     * released) of the original bytes with only the rewritten tokens replaced. Throws
+     * {@link ClientCharset.UnmappableTextException} (the packet untouched) when a rewrite is needed in
+     * a statement that is not valid text in {@code charset}, where char and byte positions cannot be
+     * matched up.
+     */
+    static MySqlPacket rewrite(MySqlPacket packet, String sql, ClientCharset charset, long connectionId,
+                               boolean noBackslashEscapes) {
+        List<Edit> edits = edits(sql, connectionId, noBackslashEscapes);
+        if (edits.isEmpty()) {
             return packet;
         }
-        byte[] bytes = rewritten.getBytes(StandardCharsets.UTF_8);
-        ByteBuf payload = Unpooled.buffer(1 + bytes.length).writeByte(Command.QUERY.code()).writeBytes(bytes);
+        ByteBuf payload = packet.payload();
+        int base = payload.readerIndex() + 1; // after the command byte
+        if (!charset.lossless()) {
+            byte[] original = new byte[payload.writerIndex() - base];
+            payload.getBytes(base, original);
+            if (!charset.exact(original, sql)) {
+                throw ClientCharset.UnmappableTextException.invalid(charset);
+            }
+        }
+        ByteBuf spliced = Unpooled.buffer(payload.readableBytes() + 16 * edits.size());
+        spliced.writeBytes(payload, payload.readerIndex(), 1);
+        int charAt = 0;
+        int byteAt = base;
+        for (Edit edit : edits) {
+            int kept = charset.encode(sql, charAt, edit.start()).length;
+            spliced.writeBytes(payload, byteAt, kept);
+            byteAt += kept + charset.encode(sql, edit.start(), edit.end()).length;
+            spliced.writeBytes(edit.replacement().getBytes(StandardCharsets.US_ASCII));
+            charAt = edit.end();
+        }
+        spliced.writeBytes(payload, byteAt, payload.writerIndex() - byteAt);
         int sequence = packet.sequenceId();
         packet.release();
-        return new MySqlPacket(sequence, payload);
+        return new MySqlPacket(sequence, spliced);
     }
 }

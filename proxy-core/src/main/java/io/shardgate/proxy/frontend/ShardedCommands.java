@@ -13,17 +13,17 @@ import io.shardgate.proxy.sharding.StatementOutcome;
 import io.shardgate.proxy.sharding.StatementRequest;
 import io.shardgate.router.classify.Classification;
 import io.shardgate.router.classify.ReadWriteDecision;
+import io.shardgate.router.classify.SqlLexer;
+import io.shardgate.router.classify.TokenType;
 import io.shardgate.router.classify.StatementClass;
 import io.shardgate.router.classify.Target;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.regex.Pattern;
 
 /**
  * A client session's commands in a sharded deployment, turned into {@link ShardedSession} calls:
@@ -36,8 +36,6 @@ import java.util.regex.Pattern;
 final class ShardedCommands {
     /** What a transaction statement asks of the sharded session. */
     enum TransactionAction { BEGIN, BEGIN_READ_ONLY, COMMIT, ROLLBACK, COMMIT_THEN_FORWARD, UNSUPPORTED, FORWARD }
-
-    private static final Pattern SHOW_WARNINGS = Pattern.compile("\\s*SHOW\\s+WARNINGS\\s*;?\\s*", Pattern.CASE_INSENSITIVE);
 
     private final FrontendContext context;
     private final ShardedSession sharded;
@@ -103,7 +101,7 @@ final class ShardedCommands {
      * statement that does not read diagnostics forgets them.
      */
     LocalResultSet ddlWarnings(String sql, Classification classification) {
-        if (!SHOW_WARNINGS.matcher(sql).matches()) {
+        if (!isShowWarnings(sql)) {
             if (!classification.effects().readsDiagnostics()) {
                 sharded.forgetWarnings();
             }
@@ -118,6 +116,17 @@ final class ShardedCommands {
             rows.add(List.of(warning.level(), Integer.toString(warning.code()), warning.clientMessage()));
         }
         return new LocalResultSet(List.of("Level", "Code", "Message"), rows);
+    }
+
+    /** {@code SHOW WARNINGS} alone (comments and a semicolon aside), read by its tokens. */
+    static boolean isShowWarnings(String sql) {
+        SqlLexer lexer = new SqlLexer(sql);
+        lexer.next();
+        if (!lexer.isWord("SHOW")) {
+            return false;
+        }
+        lexer.next();
+        return lexer.isWord("WARNINGS") && StatementEnd.follows(lexer);
     }
 
     /** A text statement. */
@@ -135,7 +144,7 @@ final class ShardedCommands {
         try {
             Map<Integer, byte[]> sent = longData.remove(statement.id());
             ExecuteParameters decoded = ExecuteParameters.decode(payload, statement.parameters(), statement.parameterTypes(),
-                    sent == null ? Map.of() : sent, StandardCharsets.UTF_8);
+                    sent == null ? Map.of() : sent, session.clientCharset());
             if (decoded.types() != null) {
                 statement.parameterTypes(decoded.types());
             }
@@ -182,7 +191,7 @@ final class ShardedCommands {
         long budget = classification.hints().maxLagMs().orElse(session.maxLagMs().orElse(context.config().routing().maxReplicaLagMs()));
         return new StatementRequest(sql, session.schema(), session.settings(), session.lastInsertId(),
                 classification.effects().readsLastInsertId(), parameters, binary, write, write && isDdl(sql), replica, budget,
-                autocommit(session), session.channel().eventLoop(), session.capabilities(), perShard);
+                autocommit(session), session.channel().eventLoop(), session.capabilities(), perShard, session.clientCharset());
     }
 
     static boolean autocommit(ClientSession session) {
@@ -195,15 +204,13 @@ final class ShardedCommands {
         return verb.equals("CREATE") || verb.equals("ALTER") || verb.equals("DROP") || verb.equals("TRUNCATE") || verb.equals("RENAME");
     }
 
+    /** The statement's first word (after comments and opening parentheses), upper case; empty when it starts otherwise. */
     private static String firstWord(String sql) {
-        int i = 0;
-        while (i < sql.length() && (Character.isWhitespace(sql.charAt(i)) || sql.charAt(i) == '(')) {
-            i++;
+        SqlLexer lexer = new SqlLexer(sql);
+        TokenType type = lexer.next();
+        while (lexer.isOperator('(')) {
+            type = lexer.next();
         }
-        int start = i;
-        while (i < sql.length() && Character.isLetter(sql.charAt(i))) {
-            i++;
-        }
-        return sql.substring(start, i).toUpperCase(Locale.ROOT);
+        return type == TokenType.WORD ? lexer.text().toUpperCase(Locale.ROOT) : "";
     }
 }

@@ -1,9 +1,11 @@
 package io.shardgate.proxy.frontend;
 
+import io.shardgate.router.classify.SqlLexer;
+import io.shardgate.router.classify.TokenType;
+
+import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Statements Shardgate answers itself and never sends to a backend:
@@ -35,43 +37,114 @@ sealed interface ShardgateStatement {
     record SetAllowBlockingDdl(boolean allowed) implements ShardgateStatement {
     }
 
-    String SCOPE = "(?:@@session\\.|@@|session\\s+|local\\s+)?";
-    Pattern SET_MAX_LAG = Pattern.compile("\\s*set\\s+" + SCOPE + "shardgate_max_lag_ms\\s*(?:=|:=)\\s*(\\d{1,12}|default)\\s*;?\\s*",
-            Pattern.CASE_INSENSITIVE);
-    Pattern GET = Pattern.compile("\\s*select\\s+@@(?:session\\.)?(shardgate_max_lag_ms|shardgate_causal_token)\\s*;?\\s*",
-            Pattern.CASE_INSENSITIVE);
-    Pattern SET_TOKEN = Pattern.compile("\\s*set\\s+" + SCOPE + "shardgate_causal_token\\s*(?:=|:=)\\s*'([^'\\\\]*)'\\s*;?\\s*",
-            Pattern.CASE_INSENSITIVE);
-    Pattern SET_BLOCKING_DDL = Pattern.compile("\\s*set\\s+" + SCOPE
-            + "shardgate_allow_blocking_ddl\\s*(?:=|:=)\\s*'?(on|off|1|0|true|false|default)'?\\s*;?\\s*", Pattern.CASE_INSENSITIVE);
-    Pattern SHOW_BACKENDS = Pattern.compile("\\s*show\\s+shardgate\\s+backends\\s*;?\\s*", Pattern.CASE_INSENSITIVE);
+    int MAX_LAG_DIGITS = 12;
 
-    /** The Shardgate statement {@code sql} is, if any; cheap for everything else. */
+    /** The Shardgate statement {@code sql} is, if any; cheap for everything else. Recognised by its tokens. */
     static Optional<ShardgateStatement> parse(String sql) {
-        if (sql.length() > 512 || !SqlText.containsIgnoreCase(sql, "shardgate")) {
+        if (!SqlText.containsIgnoreCase(sql, "shardgate")) {
             return Optional.empty();
         }
-        Matcher m = SET_MAX_LAG.matcher(sql);
-        if (m.matches()) {
-            return Optional.of(new SetMaxLag(m.group(1).equalsIgnoreCase("default")
-                    ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(m.group(1)))));
+        SqlLexer lexer = new SqlLexer(sql);
+        lexer.next();
+        if (lexer.isWord("SELECT")) {
+            lexer.next();
+            String name = systemVariable(lexer);
+            if (name == null || !StatementEnd.follows(lexer)) {
+                return Optional.empty();
+            }
+            return switch (name) {
+                case "SHARDGATE_MAX_LAG_MS" -> Optional.of(new GetMaxLag());
+                case "SHARDGATE_CAUSAL_TOKEN" -> Optional.of(new GetCausalToken());
+                default -> Optional.empty();
+            };
         }
-        m = GET.matcher(sql);
-        if (m.matches()) {
-            return Optional.of(m.group(1).equalsIgnoreCase("shardgate_max_lag_ms") ? new GetMaxLag() : new GetCausalToken());
+        if (lexer.isWord("SHOW")) {
+            lexer.next();
+            if (!lexer.isWord("SHARDGATE")) {
+                return Optional.empty();
+            }
+            lexer.next();
+            return lexer.isWord("BACKENDS") && StatementEnd.follows(lexer) ? Optional.of(new ShowBackends()) : Optional.empty();
         }
-        m = SET_TOKEN.matcher(sql);
-        if (m.matches()) {
-            return Optional.of(new SetCausalToken(m.group(1)));
+        if (!lexer.isWord("SET")) {
+            return Optional.empty();
         }
-        m = SET_BLOCKING_DDL.matcher(sql);
-        if (m.matches()) {
-            String value = m.group(1).toLowerCase(java.util.Locale.ROOT);
-            return Optional.of(new SetAllowBlockingDdl(value.equals("on") || value.equals("1") || value.equals("true")));
+        TokenType type = lexer.next();
+        String name;
+        if (type == TokenType.VARIABLE) {
+            name = systemVariable(lexer);
+        } else {
+            if (lexer.isWord("SESSION") || lexer.isWord("LOCAL")) {
+                type = lexer.next();
+            }
+            name = type == TokenType.WORD ? lexer.text().toUpperCase(Locale.ROOT) : null;
         }
-        if (SHOW_BACKENDS.matcher(sql).matches()) {
-            return Optional.of(new ShowBackends());
+        if (name == null) {
+            return Optional.empty();
         }
-        return Optional.empty();
+        lexer.next();
+        if (!lexer.isOperator('=') && !lexer.isAssign()) {
+            return Optional.empty();
+        }
+        type = lexer.next();
+        String value = lexer.text();
+        Optional<ShardgateStatement> statement = switch (name) {
+            case "SHARDGATE_MAX_LAG_MS" -> maxLag(type, lexer, value);
+            case "SHARDGATE_CAUSAL_TOKEN" -> causalToken(type, value);
+            case "SHARDGATE_ALLOW_BLOCKING_DDL" -> blockingDdl(type, value);
+            default -> Optional.empty();
+        };
+        return statement.isPresent() && StatementEnd.follows(lexer) ? statement : Optional.empty();
+    }
+
+    /** The upper-case name of the current token when it is {@code @@name} or {@code @@session.name} ({@code @@local.name}); else null. */
+    private static String systemVariable(SqlLexer lexer) {
+        if (lexer.type() != TokenType.VARIABLE) {
+            return null;
+        }
+        String text = lexer.text().toUpperCase(Locale.ROOT);
+        if (!text.startsWith("@@")) {
+            return null;
+        }
+        String name = text.substring(2);
+        if (name.startsWith("SESSION.")) {
+            name = name.substring("SESSION.".length());
+        } else if (name.startsWith("LOCAL.")) {
+            name = name.substring("LOCAL.".length());
+        }
+        return name.indexOf('.') >= 0 ? null : name;
+    }
+
+    private static Optional<ShardgateStatement> maxLag(TokenType type, SqlLexer lexer, String value) {
+        if (lexer.isWord("DEFAULT")) {
+            return Optional.of(new SetMaxLag(OptionalLong.empty()));
+        }
+        if (type != TokenType.NUMBER || value.length() > MAX_LAG_DIGITS || !value.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return Optional.empty();
+        }
+        return Optional.of(new SetMaxLag(OptionalLong.of(Long.parseLong(value))));
+    }
+
+    private static Optional<ShardgateStatement> causalToken(TokenType type, String value) {
+        if (type != TokenType.STRING || value.length() < 2 || value.charAt(0) != '\'' || value.charAt(value.length() - 1) != '\'') {
+            return Optional.empty();
+        }
+        String token = value.substring(1, value.length() - 1);
+        // A token is plain ASCII: a quote or backslash in it is no token (and would need unescaping).
+        return token.indexOf('\'') >= 0 || token.indexOf('\\') >= 0 ? Optional.empty() : Optional.of(new SetCausalToken(token));
+    }
+
+    private static Optional<ShardgateStatement> blockingDdl(TokenType type, String value) {
+        String word = value;
+        if (type == TokenType.STRING && value.length() >= 2) {
+            word = value.substring(1, value.length() - 1);
+        } else if (type != TokenType.WORD && type != TokenType.NUMBER) {
+            return Optional.empty();
+        }
+        return switch (word.toLowerCase(Locale.ROOT)) {
+            case "on", "1", "true" -> Optional.of(new SetAllowBlockingDdl(true));
+            case "off", "0", "false", "default" -> Optional.of(new SetAllowBlockingDdl(false));
+            default -> Optional.empty();
+        };
     }
 }

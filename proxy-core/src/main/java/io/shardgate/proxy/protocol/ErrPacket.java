@@ -35,15 +35,27 @@ public record ErrPacket(int errno, String sqlState, String message) {
             buf.skipBytes(1);
             state = buf.readCharSequence(5, StandardCharsets.US_ASCII).toString();
         }
-        return new ErrPacket(errno, state, buf.readCharSequence(buf.readableBytes(), StandardCharsets.UTF_8).toString());
+        // A server's message may quote a value in the client's character set: read losslessly, it is relayed byte for byte.
+        byte[] message = new byte[buf.readableBytes()];
+        buf.readBytes(message);
+        return new ErrPacket(errno, state, ClientCharset.UTF8MB4.decode(message));
     }
 
     public ByteBuf encode(ByteBufAllocator alloc) {
-        byte[] text = message.getBytes(StandardCharsets.UTF_8);
+        byte[] text = utf8(message);
         ByteBuf buf = alloc.buffer(9 + text.length);
         buf.writeByte(HEADER).writeShortLE(errno).writeByte('#')
                 .writeCharSequence(sqlState, StandardCharsets.US_ASCII);
         buf.writeBytes(text);
         return buf;
+    }
+
+    /** UTF-8, with the bytes of a relayed message that were not UTF-8 restored. */
+    private static byte[] utf8(String message) {
+        try {
+            return ClientCharset.UTF8MB4.encode(message);
+        } catch (ClientCharset.UnmappableTextException e) {
+            return message.getBytes(StandardCharsets.UTF_8); // a lone surrogate of Shardgate's own making
+        }
     }
 }

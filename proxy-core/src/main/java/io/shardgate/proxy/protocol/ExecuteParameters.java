@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;
@@ -21,7 +20,7 @@ import static java.util.Objects.requireNonNull;
  * with COM_STMT_SEND_LONG_DATA. Long data wins over the NULL bit, as in the server.
  *
  * <p>Values: integers as Long (BigInteger for an unsigned BIGINT above Long.MAX_VALUE), FLOAT and
- * DOUBLE as Double, DECIMAL as BigDecimal, character strings as String in the connection charset,
+ * DOUBLE as Double, DECIMAL as BigDecimal, character strings as String in the client's character set,
  * blobs, GEOMETRY and BIT as byte[], DATE as 'YYYY-MM-DD', DATETIME and TIMESTAMP as 'YYYY-MM-DD
  * HH:MM:SS' and TIME as '[-]HH:MM:SS' (days folded into the hours), both with '.ffffff' when the
  * microseconds are not zero: the literals MariaDB's general log shows for the same packet. Long
@@ -45,10 +44,11 @@ public record ExecuteParameters(List<Object> values, byte[] types) {
      * @param parameterCount  the statement's parameter count (from its COM_STMT_PREPARE OK)
      * @param rememberedTypes the types of the last execute that sent them, or null: used when this one does not
      * @param longData        COM_STMT_SEND_LONG_DATA bytes by parameter index, sent since the last execute
-     * @param charset         the connection charset of character strings
+     * @param charset         the client's character set ({@code character_set_client}), which character strings are
+     *                          read in: losslessly, so that writing them back in it gives the client's bytes
      */
     public static ExecuteParameters decode(ByteBuf payload, int parameterCount, byte[] rememberedTypes,
-                                           Map<Integer, byte[]> longData, Charset charset) {
+                                           Map<Integer, byte[]> longData, ClientCharset charset) {
         requireNonNull(longData, "longData is null");
         requireNonNull(charset, "charset is null");
         Wire.need(payload, HEAD_LENGTH, "COM_STMT_EXECUTE");
@@ -76,7 +76,7 @@ public record ExecuteParameters(List<Object> values, byte[] types) {
             int type = types[2 * i] & 0xFF;
             byte[] data = longData.get(i);
             if (data != null) {
-                values[i] = isBytes(type) ? data : new String(data, charset);
+                values[i] = isBytes(type) ? data : text(data, charset);
             } else if ((payload.getByte(bitmap + i / 8) & 1 << (i % 8)) == 0) {
                 values[i] = value(in, i, type, (types[2 * i + 1] & UNSIGNED) != 0, charset);
             }
@@ -105,7 +105,7 @@ public record ExecuteParameters(List<Object> values, byte[] types) {
         return "ExecuteParameters[values=" + values + ", types=" + Arrays.toString(types) + "]";
     }
 
-    private static Object value(ByteBuf in, int index, int type, boolean unsigned, Charset charset) {
+    private static Object value(ByteBuf in, int index, int type, boolean unsigned, ClientCharset charset) {
         String what = "parameter " + index + " of type 0x" + Integer.toHexString(type);
         return switch (type) {
             case ColumnDefinition.TYPE_NULL -> null;
@@ -146,7 +146,7 @@ public record ExecuteParameters(List<Object> values, byte[] types) {
                 yield time.timeText(time.micros() != 0 ? 6 : 0);
             }
             case ColumnDefinition.TYPE_VARCHAR, ColumnDefinition.TYPE_VAR_STRING, ColumnDefinition.TYPE_STRING,
-                    ColumnDefinition.TYPE_ENUM, ColumnDefinition.TYPE_SET, ColumnDefinition.TYPE_JSON -> Wire.readLenencString(in, charset);
+                    ColumnDefinition.TYPE_ENUM, ColumnDefinition.TYPE_SET, ColumnDefinition.TYPE_JSON -> text(Wire.readLenencBytes(in), charset);
             default -> {
                 if (!isBytes(type)) {
                     throw new MalformedPacketException(what + " (expected: a field type)");
@@ -154,6 +154,15 @@ public record ExecuteParameters(List<Object> values, byte[] types) {
                 yield Wire.readLenencBytes(in);
             }
         };
+    }
+
+    /** A string parameter's text: exact, so that writing it back in {@code charset} gives the client's bytes again. */
+    private static String text(byte[] bytes, ClientCharset charset) {
+        String text = charset.decode(bytes);
+        if (!charset.exact(bytes, text)) {
+            throw ClientCharset.UnmappableTextException.invalid(charset);
+        }
+        return text;
     }
 
     private static boolean isBytes(int type) {

@@ -47,6 +47,11 @@ public final class MySqlPacket extends DefaultByteBufHolder {
         return new MySqlPacket(0, io.netty.buffer.Unpooled.buffer(1 + bytes.length).writeByte(command.code()).writeBytes(bytes));
     }
 
+    /** A client command (sequence id 0): the command byte, then {@code argument}'s bytes as they are. */
+    public static MySqlPacket command(Command command, byte[] argument) {
+        return new MySqlPacket(0, io.netty.buffer.Unpooled.buffer(1 + argument.length).writeByte(command.code()).writeBytes(argument));
+    }
+
     /** The same payload (retained) under another sequence id. */
     public MySqlPacket withSequenceId(int id) {
         return new MySqlPacket(id, content().retain());

@@ -18,6 +18,12 @@ public final class HandshakeCharset {
     private static final Map<Integer, Entry> KNOWN = Map.ofEntries(
             Map.entry(8, new Entry("latin1", "latin1_swedish_ci")),
             Map.entry(47, new Entry("latin1", "latin1_bin")),
+            Map.entry(5, new Entry("latin1", "latin1_german1_ci")),
+            Map.entry(15, new Entry("latin1", "latin1_danish_ci")),
+            Map.entry(31, new Entry("latin1", "latin1_german2_ci")),
+            Map.entry(48, new Entry("latin1", "latin1_general_ci")),
+            Map.entry(49, new Entry("latin1", "latin1_general_cs")),
+            Map.entry(94, new Entry("latin1", "latin1_spanish_ci")),
             Map.entry(33, new Entry("utf8mb3", "utf8mb3_general_ci")),
             Map.entry(83, new Entry("utf8mb3", "utf8mb3_bin")),
             Map.entry(192, new Entry("utf8mb3", "utf8mb3_unicode_ci")),

@@ -56,9 +56,6 @@ public final class ShardedSession {
     private static final long CLIENT_SHAPING = Capabilities.CLIENT_FOUND_ROWS | Capabilities.CLIENT_IGNORE_SPACE
             | Capabilities.CLIENT_ODBC;
 
-    private static final java.util.regex.Pattern ONE_SHOT = java.util.regex.Pattern.compile("^\\s*SET\\s+TRANSACTION",
-            java.util.regex.Pattern.CASE_INSENSITIVE);
-
     private final ShardedDeployment deployment;
     /** The shards' branch connections of the open transaction, in the order first touched. */
     private final Map<String, CompletableFuture<BackendConnection>> branches = new LinkedHashMap<>();
@@ -124,7 +121,7 @@ public final class ShardedSession {
             }
         }
         ShardStatement statement;
-        String sql;
+        byte[] sql;
         try {
             if (!(plan.root() instanceof Route route) || route.variant() == RouteVariant.ALL
                     || plan.parameterCount() != request.parameters().size()) {
@@ -135,7 +132,8 @@ public final class ShardedSession {
                 return null;
             }
             statement = statements.get(0);
-            sql = SqlParameters.inline(statement.sql(), statement.parameters());
+            // In the client's character set, which the connection's character_set_client (synced) reads it in.
+            sql = request.charset().encode(SqlParameters.inline(statement.sql(), statement.parameters(), request.charset()));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -205,12 +203,25 @@ public final class ShardedSession {
                 readOnly = readOnlyTransaction;
                 // MariaDB's XA COMMIT does not end a one-shot SET TRANSACTION (nor does a reset of the
                 // connection): the branch takes it as a session setting instead, and is reset afterwards.
-                beforeStart = setTransaction == null ? null
-                        : ONE_SHOT.matcher(setTransaction).replaceFirst("SET SESSION TRANSACTION");
+                beforeStart = setTransaction == null ? null : sessionScoped(setTransaction);
                 global = deployment.transactions().crossShard() == TransactionsConfig.CrossShard.XA ? deployment.xa().begin() : null;
             }
             return null;
         });
+    }
+
+    /** {@code SET TRANSACTION ...} as {@code SET SESSION TRANSACTION ...}, read by its tokens; other text as it is. */
+    static String sessionScoped(String setTransaction) {
+        io.shardgate.router.classify.SqlLexer lexer = new io.shardgate.router.classify.SqlLexer(setTransaction);
+        lexer.next();
+        if (!lexer.isWord("SET")) {
+            return setTransaction;
+        }
+        lexer.next();
+        if (!lexer.isWord("TRANSACTION")) {
+            return setTransaction;
+        }
+        return setTransaction.substring(0, lexer.start()) + "SESSION " + setTransaction.substring(lexer.start());
     }
 
     /** COMMIT of the open transaction (a no-op without one). */
@@ -494,10 +505,12 @@ public final class ShardedSession {
         @Override
         public RowStream execute(ShardStatement statement) {
             String shard = statement.shard();
+            String text = request.ddl() && request.shardStatements().containsKey(shard) ? request.shardStatements().get(shard)
+                    : SqlParameters.inline(statement.sql(), statement.parameters(), request.charset());
+            // In the client's character set, which the connection's character_set_client (synced) reads it in.
+            byte[] sql = request.charset().encode(text);
             ShardResultStream stream = new ShardResultStream(shard, deployment.collations(), this::handBack);
             streams.add(stream);
-            String sql = request.ddl() && request.shardStatements().containsKey(shard) ? request.shardStatements().get(shard)
-                    : SqlParameters.inline(statement.sql(), statement.parameters());
             connectionFor(statement, stream).whenComplete((connection, error) -> {
                 if (error != null) {
                     stream.failBeforeStart(error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);

@@ -1,5 +1,6 @@
 package io.shardgate.proxy.sharding;
 
+import io.shardgate.proxy.protocol.ClientCharset;
 import io.shardgate.router.error.PlanningError;
 
 import java.math.BigDecimal;
@@ -10,10 +11,11 @@ import java.util.List;
 
 /**
  * Puts parameter values into a shard statement's SQL in place of its {@code ?} placeholders, as
- * literals a server reads back to the same value: numbers as digits, strings as a utf8mb4 hex
- * literal (immune to sql_mode NO_BACKSLASH_ESCAPES and to the connection's character set), byte
- * arrays as a binary hex literal. Placeholders are found outside quoted strings, quoted
- * identifiers and comments.
+ * literals a server reads back to the same value: numbers as digits, strings as a hex literal of
+ * the very bytes the client sent, introduced by the client's character set ({@code _latin1 X'E9'};
+ * {@code _binary} when they are not valid in it; immune to sql_mode NO_BACKSLASH_ESCAPES), byte
+ * arrays as a binary hex literal. Placeholders are
+ * found outside quoted strings, quoted identifiers and comments.
  */
 final class SqlParameters {
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
@@ -21,7 +23,8 @@ final class SqlParameters {
     private SqlParameters() {
     }
 
-    static String inline(String sql, List<Object> values) {
+    /** {@code sql} with its placeholders replaced by {@code values}; strings were read in {@code charset} and go back in it. */
+    static String inline(String sql, List<Object> values, ClientCharset charset) {
         if (values.isEmpty()) {
             return sql;
         }
@@ -48,7 +51,7 @@ final class SqlParameters {
                 if (next >= values.size()) {
                     throw PlanningError.WRONG_PARAMETER_COUNT.exception(values.size(), next + 1);
                 }
-                literal(out, values.get(next++));
+                literal(out, values.get(next++), charset);
             } else {
                 out.append(c);
             }
@@ -80,7 +83,7 @@ final class SqlParameters {
         return sql.length();
     }
 
-    static void literal(StringBuilder out, Object value) {
+    static void literal(StringBuilder out, Object value, ClientCharset charset) {
         if (value == null) {
             out.append("NULL");
         } else if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte
@@ -105,6 +108,10 @@ final class SqlParameters {
             hex(out.append("X'"), bytes).append('\'');
         } else if (value instanceof TemporalAccessor) {
             hex(out.append("_utf8mb4 X'"), value.toString().replace('T', ' ').getBytes(StandardCharsets.UTF_8)).append('\'');
+        } else if (value instanceof String text) {
+            // Bytes that are not valid in the client's character set (setBytes sent as a string, say) stay bytes.
+            String introducer = charset.valid(text) ? charset.name() : "binary";
+            hex(out.append('_').append(introducer).append(" X'"), charset.encode(text)).append('\'');
         } else {
             hex(out.append("_utf8mb4 X'"), value.toString().getBytes(StandardCharsets.UTF_8)).append('\'');
         }

@@ -1,6 +1,7 @@
 package io.shardgate.proxy.sharding;
 
 import io.netty.channel.EventLoop;
+import io.shardgate.proxy.protocol.ClientCharset;
 import io.shardgate.proxy.session.SessionSettings;
 
 import java.util.List;
@@ -25,11 +26,13 @@ import static java.util.Objects.requireNonNull;
  * @param loop              the client's event loop (backend connections prefer it)
  * @param clientCapabilities the client's capability flags (response shaping)
  * @param shardStatements   DDL only: each shard's own statement, rewritten for its engine (empty: the plan's)
+ * @param charset           the client's character set ({@code character_set_client}), which {@code sql} was read
+ *                          in and shard statements are written back in, byte for byte
  */
 public record StatementRequest(String sql, String schema, SessionSettings settings, long lastInsertId, boolean needsLastInsertId,
                                List<Object> parameters, boolean binary, boolean write, boolean ddl, boolean replicaAllowed,
                                long maxLagMs, boolean autocommit, EventLoop loop, long clientCapabilities,
-                               java.util.Map<String, String> shardStatements) {
+                               java.util.Map<String, String> shardStatements, ClientCharset charset) {
     public StatementRequest {
         requireNonNull(sql, "sql is null");
         schema = schema == null ? "" : schema;
@@ -37,5 +40,6 @@ public record StatementRequest(String sql, String schema, SessionSettings settin
         parameters = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(requireNonNull(parameters, "parameters is null")));
         requireNonNull(loop, "loop is null");
         shardStatements = java.util.Map.copyOf(shardStatements);
+        requireNonNull(charset, "charset is null");
     }
 }

@@ -1,12 +1,16 @@
 package io.shardgate.proxy.frontend;
 
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.shardgate.proxy.protocol.ClientCharset;
 import io.shardgate.proxy.protocol.MySqlPacket;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class QueryRewriterTest {
 
@@ -14,6 +18,9 @@ class QueryRewriterTest {
     void connectionIdAnswersShardgatesId() {
         assertThat(rewrite("SELECT CONNECTION_ID()", 42)).isEqualTo("SELECT 42");
         assertThat(rewrite("select connection_id ( ) AS id, 1", 7)).isEqualTo("select 7 AS id, 1");
+        assertThat(rewrite("SELECT CONNECTION_ID /* c */ ()", 7)).isEqualTo("SELECT 7");
+        assertThat(rewrite("SELECT CONNECTION_ID CONNECTION_ID()", 7)).isEqualTo("SELECT CONNECTION_ID 7");
+        assertThat(rewrite("/*!SELECT CONNECTION_ID() */", 7)).isEqualTo("/*!SELECT 7 */");
     }
 
     @Test
@@ -21,30 +28,118 @@ class QueryRewriterTest {
         assertThat(rewrite("SELECT @@session.transaction_isolation AS transaction_isolation, @@transaction_read_only", 1))
                 .isEqualTo("SELECT @@session.tx_isolation AS transaction_isolation, @@tx_read_only");
         assertThat(rewrite("SELECT @@GLOBAL.Transaction_Isolation", 1)).isEqualTo("SELECT @@GLOBAL.tx_Isolation");
+        assertThat(rewrite("SELECT @@local.transaction_read_only, @@transaction_isolation_x, @transaction_isolation", 1))
+                .isEqualTo("SELECT @@local.tx_read_only, @@transaction_isolation_x, @transaction_isolation");
+    }
+
+    @Test
+    void stringsIdentifiersAndCommentsAreNeverRewritten() {
+        for (String sql : new String[] {
+                "SELECT 'CONNECTION_ID()'",
+                "SELECT \"see @@transaction_isolation docs\"",
+                "SELECT `CONNECTION_ID`() FROM t",
+                "SELECT t.CONNECTION_ID() FROM t",
+                "SELECT 1 /* CONNECTION_ID() @@transaction_isolation */",
+                "SELECT 1 -- CONNECTION_ID()\n",
+                "SELECT 1 # @@transaction_read_only\n",
+                "SELECT /*+ shardgate primary CONNECTION_ID() */ 1",
+                "INSERT INTO t VALUES (1, 'it''s CONNECTION_ID()'), (2, 'a\\' CONNECTION_ID()')",
+                "SELECT CONNECTION_ID",
+                "SELECT CONNECTION_ID(1)",
+        }) {
+            MySqlPacket packet = packet(sql.getBytes(StandardCharsets.UTF_8));
+            assertThat(QueryRewriter.rewrite(packet, sql, ClientCharset.UTF8MB4, 3, false)).as(sql).isSameAs(packet);
+            packet.release();
+        }
+    }
+
+    @Test
+    void noBackslashEscapesChangesWhereAStringEnds() {
+        // With backslash escapes the server reads 'a\', ' as one string and CONNECTION_ID() as code; without, as two strings.
+        String sql = "SELECT 'a\\', 'CONNECTION_ID()'";
+        assertThat(rewrite(sql, 9, false)).isEqualTo("SELECT 'a\\', '9'");
+        assertThat(rewrite(sql, 9, true)).isEqualTo(sql);
+        String code = "SELECT 'a\\', CONNECTION_ID()";
+        assertThat(rewrite(code, 9, true)).isEqualTo("SELECT 'a\\', 9");
     }
 
     @Test
     void leavesEverythingElseAloneAndReturnsTheSamePacket() {
-        MySqlPacket packet = packet("SELECT my_connection_identifier, 'transaction_isolation' FROM t");
-        assertThat(QueryRewriter.rewrite(packet, text(packet), 3)).isSameAs(packet);
+        String sql = "SELECT my_connection_identifier, 'transaction_isolation' FROM t";
+        MySqlPacket packet = packet(sql.getBytes(StandardCharsets.UTF_8));
+        assertThat(QueryRewriter.rewrite(packet, sql, ClientCharset.UTF8MB4, 3, false)).isSameAs(packet);
         packet.release();
     }
 
+    @Test
+    void splicesTheClientsOwnBytes() {
+        // latin1 text, bytes that are not UTF-8 and an emoji around a rewrite: all of them kept byte for byte.
+        byte[] latin1 = concat("SELECT '".getBytes(StandardCharsets.US_ASCII), new byte[] {(byte) 0xE0, (byte) 0xE9, (byte) 0xA3, (byte) 0x81},
+                "', CONNECTION_ID(), '".getBytes(StandardCharsets.US_ASCII), new byte[] {(byte) 0x9D, (byte) 0xFF}, "'".getBytes(StandardCharsets.US_ASCII));
+        assertThat(splice(latin1, ClientCharset.LATIN1, 5)).isEqualTo(concat("SELECT '".getBytes(StandardCharsets.US_ASCII),
+                new byte[] {(byte) 0xE0, (byte) 0xE9, (byte) 0xA3, (byte) 0x81}, "', 5, '".getBytes(StandardCharsets.US_ASCII),
+                new byte[] {(byte) 0x9D, (byte) 0xFF}, "'".getBytes(StandardCharsets.US_ASCII)));
+        byte[] utf8 = concat("SELECT _binary'".getBytes(StandardCharsets.US_ASCII), new byte[] {(byte) 0xC3, 0x28, (byte) 0x80, 0},
+                "😀', @@transaction_isolation".getBytes(StandardCharsets.UTF_8));
+        assertThat(splice(utf8, ClientCharset.UTF8MB4, 5)).isEqualTo(concat("SELECT _binary'".getBytes(StandardCharsets.US_ASCII),
+                new byte[] {(byte) 0xC3, 0x28, (byte) 0x80, 0}, "😀', @@tx_isolation".getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void aRewriteInTextThatIsNotValidInItsCharacterSetIsRefused() {
+        ClientCharset gbk = ClientCharset.named("gbk");
+        byte[] bytes = concat("SELECT CONNECTION_ID(), '".getBytes(StandardCharsets.US_ASCII), new byte[] {(byte) 0x81}, "'".getBytes(StandardCharsets.US_ASCII));
+        MySqlPacket packet = packet(bytes);
+        assertThatThrownBy(() -> QueryRewriter.rewrite(packet, gbk.decode(bytes), gbk, 1, false))
+                .isInstanceOf(ClientCharset.UnmappableTextException.class).hasMessageContaining("not valid gbk");
+        assertThat(packet.refCnt()).isEqualTo(1);
+        packet.release();
+        // Valid gbk text is spliced.
+        byte[] valid = concat("SELECT '".getBytes(StandardCharsets.US_ASCII), "中文".getBytes(java.nio.charset.Charset.forName("GBK")),
+                "', CONNECTION_ID()".getBytes(StandardCharsets.US_ASCII));
+        assertThat(splice(valid, gbk, 4)).isEqualTo(concat("SELECT '".getBytes(StandardCharsets.US_ASCII),
+                "中文".getBytes(java.nio.charset.Charset.forName("GBK")), "', 4".getBytes(StandardCharsets.US_ASCII)));
+    }
+
+    private static byte[] splice(byte[] statement, ClientCharset charset, long id) {
+        MySqlPacket result = QueryRewriter.rewrite(packet(statement), charset.decode(statement), charset, id, false);
+        try {
+            assertThat(result.sequenceId()).isZero();
+            assertThat(result.payload().getByte(0)).isEqualTo((byte) 0x03);
+            return ByteBufUtil.getBytes(result.payload(), 1, result.payload().readableBytes() - 1);
+        } finally {
+            result.release();
+        }
+    }
 
     private static String rewrite(String sql, long id) {
-        MySqlPacket result = QueryRewriter.rewrite(packet(sql), sql, id);
+        return rewrite(sql, id, false);
+    }
+
+    private static String rewrite(String sql, long id, boolean noBackslashEscapes) {
+        MySqlPacket result = QueryRewriter.rewrite(packet(sql.getBytes(StandardCharsets.UTF_8)), sql, ClientCharset.UTF8MB4, id,
+                noBackslashEscapes);
         try {
+            assertThat(QueryRewriter.rewrite(sql, id, noBackslashEscapes)).isEqualTo(text(result));
             return text(result);
         } finally {
             result.release();
         }
     }
 
-    private static MySqlPacket packet(String sql) {
-        return new MySqlPacket(0, Unpooled.buffer().writeByte(0x03).writeBytes(sql.getBytes(StandardCharsets.UTF_8)));
+    private static MySqlPacket packet(byte[] sql) {
+        return new MySqlPacket(0, Unpooled.buffer().writeByte(0x03).writeBytes(sql));
     }
 
     private static String text(MySqlPacket packet) {
         return packet.payload().toString(1, packet.payload().readableBytes() - 1, StandardCharsets.UTF_8);
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (byte[] part : parts) {
+            out.writeBytes(part);
+        }
+        return out.toByteArray();
     }
 }

@@ -30,6 +30,21 @@ class ShardgateStatementTest {
         assertThat(ShardgateStatement.parse("/*+ shardgate max_lag_ms=0 */ SELECT 1")).isEmpty();
         assertThat(ShardgateStatement.parse("SELECT @@shardgate_max_lag_ms, 1")).isEmpty();
         assertThat(ShardgateStatement.parse("SET @@session.shardgate_max_lag_ms = -1")).isEmpty();
+        assertThat(ShardgateStatement.parse("SELECT 'SHOW SHARDGATE BACKENDS'")).isEmpty();
+        assertThat(ShardgateStatement.parse("SELECT 1 /* SELECT @@shardgate_causal_token */")).isEmpty();
+        assertThat(ShardgateStatement.parse("SET @x = 'shardgate_max_lag_ms = 5'")).isEmpty();
+        assertThat(ShardgateStatement.parse("SET @@session.shardgate_causal_token = 'a\\'b'")).isEmpty();
+    }
+
+    @Test
+    void commentsMayStandAnywhere() {
+        assertThat(ShardgateStatement.parse("/* app */ SET /* x */ shardgate_max_lag_ms := 5 -- budget\n"))
+                .contains(new ShardgateStatement.SetMaxLag(OptionalLong.of(5)));
+        assertThat(ShardgateStatement.parse("SET SESSION shardgate_allow_blocking_ddl = 'ON'"))
+                .contains(new ShardgateStatement.SetAllowBlockingDdl(true));
+        assertThat(ShardgateStatement.parse("set shardgate_allow_blocking_ddl=off;"))
+                .contains(new ShardgateStatement.SetAllowBlockingDdl(false));
+        assertThat(ShardgateStatement.parse("SELECT @@local.shardgate_max_lag_ms # mine\n")).contains(new ShardgateStatement.GetMaxLag());
     }
 
     @Test

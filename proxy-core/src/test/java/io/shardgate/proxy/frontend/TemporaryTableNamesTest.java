@@ -13,6 +13,8 @@ class TemporaryTableNamesTest {
         assertThat(TemporaryTableNames.created("CREATE TEMPORARY TABLE shop.t1 AS SELECT 1")).isEqualTo("t1");
         assertThat(TemporaryTableNames.created("CREATE TEMPORARY TABLE `shop`.`t.2` (x INT)")).isEqualTo("t.2");
         assertThat(TemporaryTableNames.created("CREATE TABLE t (x INT)")).isNull();
+        assertThat(TemporaryTableNames.created("/* a */ CREATE /* b */ TEMPORARY TABLE `x``y` (v INT)")).isEqualTo("x`y");
+        assertThat(TemporaryTableNames.created("SELECT 'CREATE TEMPORARY TABLE t (x INT)'")).isNull();
     }
 
     @Test
@@ -21,5 +23,8 @@ class TemporaryTableNamesTest {
         assertThat(TemporaryTableNames.dropped("drop table scratch")).containsExactly("scratch");
         assertThat(TemporaryTableNames.dropped("DROP DATABASE shop")).isEmpty();
         assertThat(TemporaryTableNames.dropped("SELECT 1")).isEmpty();
+        assertThat(TemporaryTableNames.dropped("-- cleanup\nDROP TABLE a /* , b */, c")).containsExactly("a", "c");
+        assertThat(TemporaryTableNames.dropped("INSERT INTO log VALUES ('DROP TABLE t')")).isEmpty();
+        assertThat(TemporaryTableNames.of("INSERT INTO log VALUES ('DROP TABLE t')", false)).isNull();
     }
 }

@@ -38,7 +38,7 @@ class ExecuteParametersTest {
                 + " 80 ff 0080 ffffffff ffffffffffffffff 0000000000000080 cdcccc3d 9a9999999999b93f 072d31322e353030"
                 + " 0668c3a96c6c6f 0200ff feffffff 0141 0142 0143 03312e35");
 
-        ExecuteParameters decoded = ExecuteParameters.decode(payload, 18, null, Map.of(), StandardCharsets.UTF_8);
+        ExecuteParameters decoded = ExecuteParameters.decode(payload, 18, null, Map.of(), ClientCharset.UTF8MB4);
 
         assertThat(decoded.values()).containsExactly(-128L, 255L, -32768L, 4294967295L, new BigInteger("18446744073709551615"),
                 Long.MIN_VALUE, 0.10000000149011612, 0.1, new BigDecimal("-12.500"), "héllo", new byte[] {0, (byte) 0xFF}, null, null,
@@ -54,7 +54,7 @@ class ExecuteParametersTest {
         ByteBuf payload = packet("00 01 0c00 0a00 0c00 0b00 0b00 0a00"
                 + " 0be8070102030405f4010000 04e8070102 04e8070102 0c01020000000304050600000000 00 00");
 
-        ExecuteParameters decoded = ExecuteParameters.decode(payload, 6, null, Map.of(), StandardCharsets.UTF_8);
+        ExecuteParameters decoded = ExecuteParameters.decode(payload, 6, null, Map.of(), ClientCharset.UTF8MB4);
 
         assertThat(decoded.values()).containsExactly("2024-01-02 03:04:05.000500", "2024-01-02", "2024-01-02 00:00:00",
                 "-51:04:05.000006", "00:00:00", "0000-00-00");
@@ -67,7 +67,7 @@ class ExecuteParametersTest {
         ByteBuf payload = packet("01 01 fd00 0300 fc00 2a000000");
         Map<Integer, byte[]> longData = Map.of(0, "hé".getBytes(StandardCharsets.UTF_8), 2, new byte[] {0, (byte) 0xFF, 1});
 
-        ExecuteParameters decoded = ExecuteParameters.decode(payload, 3, null, longData, StandardCharsets.UTF_8);
+        ExecuteParameters decoded = ExecuteParameters.decode(payload, 3, null, longData, ClientCharset.UTF8MB4);
 
         assertThat(decoded.values()).containsExactly("hé", 42L, new byte[] {0, (byte) 0xFF, 1});
     }
@@ -77,11 +77,11 @@ class ExecuteParametersTest {
         byte[] remembered = types("0300 fd00");
         ByteBuf payload = packet("00 00 07000000 026869");
 
-        ExecuteParameters decoded = ExecuteParameters.decode(payload, 2, remembered, Map.of(), StandardCharsets.UTF_8);
+        ExecuteParameters decoded = ExecuteParameters.decode(payload, 2, remembered, Map.of(), ClientCharset.UTF8MB4);
 
         assertThat(decoded.values()).containsExactly(7L, "hi");
         assertThat(decoded.types()).isEqualTo(remembered);
-        assertThatThrownBy(() -> ExecuteParameters.decode(packet("00 00 07000000 026869"), 2, null, Map.of(), StandardCharsets.UTF_8))
+        assertThatThrownBy(() -> ExecuteParameters.decode(packet("00 00 07000000 026869"), 2, null, Map.of(), ClientCharset.UTF8MB4))
                 .isInstanceOf(MalformedPacketException.class)
                 .hasMessage("COM_STMT_EXECUTE sends no parameter types (expected: types, as no earlier execute of the statement sent 2)");
     }
@@ -90,12 +90,12 @@ class ExecuteParametersTest {
     void decodesStringsInTheConnectionCharset() {
         ByteBuf payload = packet("00 01 fd00 01e9");
 
-        assertThat(ExecuteParameters.decode(payload, 1, null, Map.of(), StandardCharsets.ISO_8859_1).values()).containsExactly("é");
+        assertThat(ExecuteParameters.decode(payload, 1, null, Map.of(), ClientCharset.LATIN1).values()).containsExactly("é");
     }
 
     @Test
     void decodesNothingForAStatementWithoutParameters() {
-        ExecuteParameters decoded = ExecuteParameters.decode(packet(""), 0, null, Map.of(), StandardCharsets.UTF_8);
+        ExecuteParameters decoded = ExecuteParameters.decode(packet(""), 0, null, Map.of(), ClientCharset.UTF8MB4);
 
         assertThat(decoded.values()).isEmpty();
         assertThat(decoded.types()).isEmpty();
@@ -112,15 +112,15 @@ class ExecuteParametersTest {
 
     @Test
     void rejectsTruncatedAndUnknownValues() {
-        assertThatThrownBy(() -> ExecuteParameters.decode(packet("00 01 0800 0100"), 1, null, Map.of(), StandardCharsets.UTF_8))
+        assertThatThrownBy(() -> ExecuteParameters.decode(packet("00 01 0800 0100"), 1, null, Map.of(), ClientCharset.UTF8MB4))
                 .isInstanceOf(MalformedPacketException.class).hasMessage("parameter 0 of type 0x8: 2 bytes left (expected: >= 8)");
-        assertThatThrownBy(() -> ExecuteParameters.decode(packet("00 01 fd00 05616263"), 1, null, Map.of(), StandardCharsets.UTF_8))
+        assertThatThrownBy(() -> ExecuteParameters.decode(packet("00 01 fd00 05616263"), 1, null, Map.of(), ClientCharset.UTF8MB4))
                 .isInstanceOf(MalformedPacketException.class).hasMessage("length-encoded string length: 5 (expected: <= 3 remaining bytes)");
-        assertThatThrownBy(() -> ExecuteParameters.decode(packet("00 01 f000 00"), 1, null, Map.of(), StandardCharsets.UTF_8))
+        assertThatThrownBy(() -> ExecuteParameters.decode(packet("00 01 f000 00"), 1, null, Map.of(), ClientCharset.UTF8MB4))
                 .isInstanceOf(MalformedPacketException.class).hasMessage("parameter 0 of type 0xf0 (expected: a field type)");
-        assertThatThrownBy(() -> ExecuteParameters.decode(packet("00 01 f600 0378797a"), 1, null, Map.of(), StandardCharsets.UTF_8))
+        assertThatThrownBy(() -> ExecuteParameters.decode(packet("00 01 f600 0378797a"), 1, null, Map.of(), ClientCharset.UTF8MB4))
                 .isInstanceOf(MalformedPacketException.class).hasMessage("parameter 0 of type 0xf6: 'xyz' (expected: a decimal number)");
-        assertThatThrownBy(() -> ExecuteParameters.decode(packet("00"), 1, null, Map.of(), StandardCharsets.UTF_8))
+        assertThatThrownBy(() -> ExecuteParameters.decode(packet("00"), 1, null, Map.of(), ClientCharset.UTF8MB4))
                 .isInstanceOf(MalformedPacketException.class)
                 .hasMessage("COM_STMT_EXECUTE of 1 parameters: 11 bytes (expected: the NULL bitmap, new-params-bound flag and types)");
     }

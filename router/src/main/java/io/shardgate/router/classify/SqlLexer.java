@@ -15,9 +15,10 @@ import static java.util.Objects.requireNonNull;
  *       is lexed as SQL, whatever the version number (the backend is assumed recent).</li>
  *   <li>{@code /*+ shardgate primary *}{@code /} and {@code /*+ shardgate max_lag_ms=N *}{@code /} are
  *       collected into {@link #hints()}; other optimizer hints are comments.</li>
- *   <li>Strings accept backslash escapes and doubled quotes ({@code NO_BACKSLASH_ESCAPES} is not
- *       modelled: a string ending in a backslash then swallows more text, which only makes the
- *       statement look less like what it is, never throws).</li>
+ *   <li>Strings accept backslash escapes and doubled quotes; with {@code noBackslashEscapes} (the
+ *       session's sql_mode has NO_BACKSLASH_ESCAPES) a backslash is an ordinary character. Without
+ *       it, a string ending in a backslash swallows more text, which only makes the statement look
+ *       less like what it is, never throws.</li>
  * </ul>
  *
  * It never throws: unterminated strings, identifiers and comments run to the end of the input.
@@ -36,10 +37,17 @@ public final class SqlLexer {
     private boolean inExecutableComment;
     private boolean forcePrimary;
     private long maxLagMs = -1;
+    private final boolean noBackslashEscapes;
 
     public SqlLexer(CharSequence sql) {
+        this(sql, false);
+    }
+
+    /** A lexer for a session whose sql_mode has (or lacks) NO_BACKSLASH_ESCAPES. */
+    public SqlLexer(CharSequence sql, boolean noBackslashEscapes) {
         this.sql = requireNonNull(sql, "sql is null");
         this.length = sql.length();
+        this.noBackslashEscapes = noBackslashEscapes;
     }
 
     /** Advances to the next token and returns its type; {@link TokenType#END} at the end, repeatedly. */
@@ -283,7 +291,7 @@ public final class SqlLexer {
         int p = at + 1;
         while (p < length) {
             char c = sql.charAt(p);
-            if (c == '\\' && quote != '`') {
+            if (c == '\\' && quote != '`' && !noBackslashEscapes) {
                 p += 2;
             }
             else if (c == quote) {
