@@ -37,8 +37,6 @@ import io.shardgate.router.classify.TemporaryTable;
 import io.shardgate.router.classify.TransactionKind;
 import io.shardgate.proxy.protocol.LocalResultSet;
 import io.shardgate.proxy.routing.BackendRow;
-import io.shardgate.proxy.routing.CausalToken;
-import io.shardgate.replication.gtid.MariaDbGtidPosition;
 import java.util.List;
 
 import java.net.InetSocketAddress;
