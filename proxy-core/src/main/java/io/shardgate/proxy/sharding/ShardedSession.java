@@ -409,9 +409,10 @@ public final class ShardedSession {
             } else if (xa == null) {
                 for (Map.Entry<String, BackendConnection> branch : held.entrySet()) {
                     if (commit) {
+                        // Noted at once: a later branch's failure does not undo this branch's commit.
                         String gtid = join(CommitGtid.run(branch.getValue(), "COMMIT"));
                         if (gtid != null) {
-                            commits.put(branch.getKey(), gtid);
+                            noteCommit(branch.getKey(), gtid);
                         }
                     } else {
                         join(branch.getValue().run(Command.QUERY, "ROLLBACK"));
