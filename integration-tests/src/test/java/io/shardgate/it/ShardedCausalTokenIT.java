@@ -150,35 +150,44 @@ class ShardedCausalTokenIT {
             replica.startSqlThread();
         }
         awaitCaughtUp();
-        awaitReplicasHealthy();
+        awaitReplicas(proxy, (state, lag) -> state.equals("HEALTHY"));
         // A token of the held-back phase, now applied everywhere: the replicas serve it.
-        Map<String, Long> before = servedByReplicas();
+        Map<Integer, Integer> servedBy = new HashMap<>();
         try (Connection b = proxy.mariadb("tok", "")) {
             execute(b, "SET @@session.shardgate_causal_token = '" + lastBothShardsToken + "'");
             for (int i = 0; i < 20; i++) {
                 for (long key : lastBothShardsKeys) {
-                    assertThat(pointRead(b, key)).isNotEmpty();
+                    servedBy.merge(serverOf(b, key), 1, Integer::sum);
                 }
             }
         }
-        Map<String, Long> after = servedByReplicas();
-        for (String replica : after.keySet()) {
-            assertThat(after.get(replica) - before.get(replica)).as("reads of an applied token served by replica %s", replica)
-                    .isPositive();
+        measurements.add("an applied token's 40 point reads, by server_id: " + servedBy);
+        for (Node replica : replicas()) {
+            assertThat(servedBy.getOrDefault(replica.serverId(), 0)).as("reads of an applied token served by %s; by server_id: %s",
+                    replica, servedBy).isPositive();
         }
         // New pairs while the replicas apply: no miss, and the replicas take token holders' reads.
+        Set<Integer> replicaIds = new java.util.HashSet<>();
+        replicas().forEach(replica -> replicaIds.add(replica.serverId()));
         long begin = System.nanoTime();
-        before = servedByReplicas();
         int misses = 0;
         int reads = 0;
+        int pointReads = 0;
+        int onReplicas = 0;
         for (int pair = PAIRS; pair < PAIRS + LIVE_PAIRS; pair++) {
             Written written = write(pair);
             try (Connection b = proxy.mariadb("tok", "")) {
                 execute(b, "SET @@session.shardgate_causal_token = '" + written.token() + "'");
                 for (long key : written.keys()) {
                     reads++;
-                    if (!pointRead(b, key).equals("pair " + pair)) {
-                        misses++;
+                    pointReads++;
+                    try (Statement s = b.createStatement();
+                         ResultSet r = s.executeQuery("SELECT v, @@server_id FROM t WHERE id = " + key)) {
+                        if (!r.next() || !r.getString(1).equals("pair " + pair)) {
+                            misses++;
+                        } else if (replicaIds.contains(r.getInt(2))) {
+                            onReplicas++;
+                        }
                     }
                 }
                 reads++;
@@ -187,44 +196,63 @@ class ShardedCausalTokenIT {
                 }
             }
         }
-        after = servedByReplicas();
-        long onReplicas = after.values().stream().mapToLong(Long::longValue).sum() - before.values().stream().mapToLong(Long::longValue).sum();
-        measurements.add(String.format("replicas applying: %d pairs, %d reads with a token, %d misses, %d shard reads"
-                + " served by replicas; %.1f s", LIVE_PAIRS, reads, misses, onReplicas, (System.nanoTime() - begin) / 1e9));
+        measurements.add(String.format("replicas applying: %d pairs, %d reads with a token, %d misses; %d of %d point reads"
+                + " served by a replica; %.1f s", LIVE_PAIRS, reads, misses, onReplicas, pointReads, (System.nanoTime() - begin) / 1e9));
         assertThat(misses).as("reads with a token that missed the write").isZero();
-        assertThat(onReplicas).as("shard reads of token holders served by a replica").isPositive();
+        assertThat(onReplicas).as("point reads of token holders served by a replica").isPositive();
     }
 
     @Test
     @Order(3)
-    void aSessionReadsItsOwnTransactionsAndMalformedTokensAreRefused() throws Exception {
-        for (Node replica : replicas()) {
-            replica.stopSqlThread();
-        }
-        try (Connection a = proxy.mariadb("tok", "")) {
-            long single = key("s1");
-            execute(a, "INSERT INTO t (id, tag, v) VALUES (" + single + ", 'own single', 'own single')");
-            assertThat(pointRead(a, single)).as("own autocommit write").isEqualTo("own single");
-            long k0 = key("s0");
-            long k1 = key("s1");
-            execute(a, "BEGIN");
-            execute(a, "INSERT INTO t (id, tag, v) VALUES (" + k0 + ", 'own', 'own')");
-            execute(a, "INSERT INTO t (id, tag, v) VALUES (" + k1 + ", 'own', 'own')");
-            execute(a, "COMMIT");
-            // The same connection, after a two-phase commit, with both replicas behind.
-            assertThat(pointRead(a, k0)).isEqualTo("own");
-            assertThat(pointRead(a, k1)).isEqualTo("own");
-            assertThat(scatterRead(a, "own")).containsExactlyInAnyOrder(k0, k1);
-            String token = token(a);
-            assertThat(token).startsWith("sg2:mariadb:s0=0-").contains(";s1=0-");
-            try (Statement s = a.createStatement()) {
-                for (String bad : List.of("nonsense", "sg2:mariadb:s0", "sg2:mariadb:s0=x")) {
-                    org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.execute(
-                            "SET @@session.shardgate_causal_token = '" + bad + "'")).as(bad)
-                            .hasMessageContaining("shardgate_causal_token");
-                }
+    void aSessionReadsItsOwnTransactionsAndTokensOfPlainCommitsAndMalformedTokensAreRefused() throws Exception {
+        // A second proxy on the same shards, without XA (cross_shard: reject). Started while the
+        // replicas apply, so that its lag monitor measures them before they fall behind.
+        try (ProxyFixture plain = ProxyFixture.start(topology, ProxyFixture.HALVES,
+                CONFIG.replace("cross_shard: xa", "cross_shard: reject"))) {
+            awaitReplicas(plain, (state, lag) -> state.equals("HEALTHY"));
+            awaitReplicas(proxy, (state, lag) -> state.equals("HEALTHY"));
+            for (Node replica : replicas()) {
+                replica.stopSqlThread();
             }
-            assertThat(token(a)).as("a refused token changes nothing").isEqualTo(token);
+            try (Connection a = proxy.mariadb("tok", "")) {
+                long single = key("s1");
+                execute(a, "INSERT INTO t (id, tag, v) VALUES (" + single + ", 'own single', 'own single')");
+                assertThat(pointRead(a, single)).as("own autocommit write").isEqualTo("own single");
+                long k0 = key("s0");
+                long k1 = key("s1");
+                execute(a, "BEGIN");
+                execute(a, "INSERT INTO t (id, tag, v) VALUES (" + k0 + ", 'own', 'own')");
+                execute(a, "INSERT INTO t (id, tag, v) VALUES (" + k1 + ", 'own', 'own')");
+                execute(a, "COMMIT");
+                // The same connection, after a two-phase commit, with both replicas behind.
+                assertThat(pointRead(a, k0)).isEqualTo("own");
+                assertThat(pointRead(a, k1)).isEqualTo("own");
+                assertThat(scatterRead(a, "own")).containsExactlyInAnyOrder(k0, k1);
+                String token = token(a);
+                assertThat(token).startsWith("sg2:mariadb:s0=0-").contains(";s1=0-");
+                try (Statement s = a.createStatement()) {
+                    for (String bad : List.of("nonsense", "sg2:mariadb:s0", "sg2:mariadb:s0=x")) {
+                        org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.execute(
+                                "SET @@session.shardgate_causal_token = '" + bad + "'")).as(bad)
+                                .hasMessageContaining("shardgate_causal_token");
+                    }
+                }
+                assertThat(token(a)).as("a refused token changes nothing").isEqualTo(token);
+            }
+            // Without XA, a transaction's plain COMMIT feeds the token too.
+            try (Connection a = plain.mariadb("tok", ""); Connection b = plain.mariadb("tok", "");
+                 Connection control = plain.mariadb("tok", "")) {
+                long k1 = key("s1");
+                execute(a, "BEGIN");
+                execute(a, "INSERT INTO t (id, tag, v) VALUES (" + k1 + ", 'plain', 'plain')");
+                execute(a, "COMMIT");
+                String token = token(a);
+                assertThat(shardsNamedBy(token)).containsExactly("s1");
+                assertThat(pointRead(control, k1)).as("without a token, from the held-back replica").isEmpty();
+                execute(b, "SET @@session.shardgate_causal_token = '" + token + "'");
+                assertThat(pointRead(b, k1)).isEqualTo("plain");
+                assertThat(scatterRead(b, "plain")).containsExactly(k1);
+            }
         } finally {
             for (Node replica : replicas()) {
                 replica.startSqlThread();
@@ -333,39 +361,34 @@ class ShardedCausalTokenIT {
         }
     }
 
-    /** Until Shardgate's lag monitor sees both replicas applying again. */
-    private void awaitReplicasHealthy() throws Exception {
+    /** Until {@code proxy}'s lag monitor reports both replicas as {@code wanted} (state, lag_ms or null). */
+    private static void awaitReplicas(ProxyFixture proxy, java.util.function.BiPredicate<String, String> wanted) throws Exception {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (true) {
-            Map<String, String> states = new HashMap<>();
+            Map<String, String> seen = new HashMap<>();
+            boolean all = true;
             try (Connection c = proxy.mariadb("tok", ""); Statement s = c.createStatement();
                  ResultSet r = s.executeQuery("SHOW SHARDGATE BACKENDS")) {
                 while (r.next()) {
                     if (r.getString("role").equals("replica")) {
-                        states.put(r.getString("address"), r.getString("state"));
+                        seen.put(r.getString("address"), r.getString("state") + " lag " + r.getString("lag_ms"));
+                        all &= wanted.test(r.getString("state"), r.getString("lag_ms"));
                     }
                 }
             }
-            if (states.size() == 2 && states.values().stream().allMatch("HEALTHY"::equals)) {
+            if (seen.size() == 2 && all) {
                 return;
             }
-            assertThat(System.nanoTime()).as("replicas healthy again; now %s", states).isLessThan(deadline);
+            assertThat(System.nanoTime()).as("replicas as wanted; now %s", seen).isLessThan(deadline);
             Thread.sleep(50); // the lag monitor's poll interval
         }
     }
 
-    /** How many reads each replica served so far, by address. */
-    private Map<String, Long> servedByReplicas() throws SQLException {
-        Map<String, Long> served = new HashMap<>();
-        try (Connection c = proxy.mariadb("tok", ""); Statement s = c.createStatement();
-             ResultSet r = s.executeQuery("SHOW SHARDGATE BACKENDS")) {
-            while (r.next()) {
-                if (r.getString("role").equals("replica")) {
-                    served.put(r.getString("address"), r.getLong("served"));
-                }
-            }
+    /** The server_id of the backend that answers a point read of {@code key}. */
+    private static int serverOf(Connection c, long key) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT @@server_id, v FROM t WHERE id = " + key)) {
+            assertThat(r.next()).as("row %d", key).isTrue();
+            return r.getInt(1);
         }
-        assertThat(served).hasSize(2);
-        return served;
     }
 }
