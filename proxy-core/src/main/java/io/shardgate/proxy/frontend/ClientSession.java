@@ -44,6 +44,7 @@ final class ClientSession {
     private long lastInsertId;
     private String lastGtid = "";
     private MariaDbGtidPosition causalPosition = MariaDbGtidPosition.empty();
+    private final io.shardgate.proxy.routing.CausalPositions shardPositions = new io.shardgate.proxy.routing.CausalPositions();
     private OptionalLong maxLagMs = OptionalLong.empty();
     private String nextTransaction;
     private boolean nextTransactionReadOnly;
@@ -108,6 +109,14 @@ final class ClientSession {
 
     void causalPosition(MariaDbGtidPosition position) {
         this.causalPosition = position;
+    }
+
+    /**
+     * In a sharded deployment, what a replica of each shard must have applied before it serves this
+     * session a read (its writes there, and tokens it presented); the sharded session reads and feeds it.
+     */
+    io.shardgate.proxy.routing.CausalPositions shardPositions() {
+        return shardPositions;
     }
 
     /** The session's freshness budget (SET @@session.shardgate_max_lag_ms); empty: the config default. */

@@ -38,8 +38,6 @@ import io.shardgate.router.classify.TemporaryTable;
 import io.shardgate.router.classify.TransactionKind;
 import io.shardgate.proxy.protocol.LocalResultSet;
 import io.shardgate.proxy.routing.BackendRow;
-import io.shardgate.proxy.routing.CausalToken;
-import io.shardgate.replication.gtid.MariaDbGtidPosition;
 import java.util.List;
 
 import java.net.InetSocketAddress;
@@ -552,14 +550,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                     List.of(List.of(Long.toString(session.maxLagMs().orElse(context.config().routing().maxReplicaLagMs()))))));
         } else if (statement instanceof ShardgateStatement.GetCausalToken) {
             writeResult(new LocalResultSet(List.of("@@shardgate_causal_token"),
-                    List.of(List.of(CausalToken.of(session.causalPosition())))));
+                    List.of(List.of(CausalTokens.current(context, session)))));
         } else if (statement instanceof ShardgateStatement.SetCausalToken set) {
             try {
-                MariaDbGtidPosition merged = session.causalPosition();
-                for (io.shardgate.replication.gtid.MariaDbGtid gtid : CausalToken.parse(set.token()).byDomain().values()) {
-                    merged = merged.with(gtid);
-                }
-                session.causalPosition(merged);
+                CausalTokens.present(context, session, set.token());
                 writeOk(1);
             } catch (IllegalArgumentException e) {
                 writeError(1, ErrorCode.WRONG_VALUE_FOR_VARIABLE.packet("shardgate_causal_token", set.token()));

@@ -44,7 +44,7 @@ final class ShardedCommands {
 
     ShardedCommands(FrontendContext context, ShardedDeployment deployment, ClientSession session) {
         this.context = context;
-        this.sharded = deployment.newSession();
+        this.sharded = deployment.newSession(session.shardPositions());
         this.out = new ClientChannel(session.channel(), session.capabilities());
         session.sharded(sharded);
     }

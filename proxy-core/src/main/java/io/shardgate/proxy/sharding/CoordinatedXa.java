@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 
 import static java.util.Objects.requireNonNull;
 
@@ -32,9 +33,11 @@ final class CoordinatedXa implements XaTransactions {
             }
 
             @Override
-            public void commit(Map<String, BackendConnection> branches) {
+            public Map<String, String> commit(Map<String, BackendConnection> branches) {
+                Map<String, String> commits = new ConcurrentHashMap<>();
                 try {
-                    coordinator.commit(gtrid, branches(branches)).join();
+                    coordinator.commit(gtrid, committing(branches, commits)).join();
+                    return Map.copyOf(commits);
                 } catch (CompletionException e) {
                     Throwable cause = e.getCause() == null ? e : e.getCause();
                     if (cause instanceof XaException xa && xa.branchesLeftPrepared()) {
@@ -60,6 +63,30 @@ final class CoordinatedXa implements XaTransactions {
     private static List<XaBranch> branches(Map<String, BackendConnection> connections) {
         List<XaBranch> branches = new ArrayList<>(connections.size());
         connections.forEach((shard, connection) -> branches.add(branch(shard, connection)));
+        return branches;
+    }
+
+    /** The branches, each noting in {@code commits} the GTID its XA COMMIT got. */
+    private static List<XaBranch> committing(Map<String, BackendConnection> connections, Map<String, String> commits) {
+        List<XaBranch> branches = new ArrayList<>(connections.size());
+        connections.forEach((shard, connection) -> branches.add(new XaBranch() {
+            @Override
+            public String shard() {
+                return shard;
+            }
+
+            @Override
+            public CompletableFuture<Void> run(String sql) {
+                if (!sql.startsWith(XaStatements.COMMIT_PREFIX)) {
+                    return connection.run(Command.QUERY, sql);
+                }
+                return CommitGtid.run(connection, sql).thenAccept(gtid -> {
+                    if (gtid != null) {
+                        commits.put(shard, gtid);
+                    }
+                });
+            }
+        }));
         return branches;
     }
 

@@ -124,9 +124,9 @@ public final class ShardedDeployment implements AutoCloseable {
         return workers;
     }
 
-    /** A new session's sharded state. */
-    public ShardedSession newSession() {
-        return new ShardedSession(this);
+    /** A new session's sharded state; {@code causal} is the client session's, which its reads follow and its commits feed. */
+    public ShardedSession newSession(io.shardgate.proxy.routing.CausalPositions causal) {
+        return new ShardedSession(this, causal);
     }
 
     @Override

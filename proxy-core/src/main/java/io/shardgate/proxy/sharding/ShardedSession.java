@@ -10,6 +10,7 @@ import io.shardgate.proxy.protocol.Command;
 import io.shardgate.proxy.protocol.ColumnDefinition;
 import io.shardgate.proxy.protocol.MySqlPacket;
 import io.shardgate.proxy.protocol.ServerStatus;
+import io.shardgate.proxy.routing.CausalPositions;
 import io.shardgate.proxy.routing.ShardBackends;
 import io.shardgate.replication.gtid.MariaDbGtid;
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
@@ -62,7 +63,8 @@ public final class ShardedSession {
     /** The last stream on each branch: the next statement on that branch waits for its response to end. */
     private final Map<String, ShardResultStream> branchStreams = new HashMap<>();
     private final Set<String> written = new HashSet<>();
-    private final Map<String, MariaDbGtidPosition> causal = new HashMap<>();
+    /** What each shard's replicas must have applied before they serve this session: its writes, and tokens presented. */
+    private final CausalPositions causal;
     /** Connections running a statement of this session now, for KILL QUERY. */
     private final Set<BackendConnection> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private boolean open;
@@ -72,8 +74,9 @@ public final class ShardedSession {
     private String beforeStart;
     private XaTransactions.Global global;
 
-    ShardedSession(ShardedDeployment deployment) {
+    ShardedSession(ShardedDeployment deployment, CausalPositions causal) {
         this.deployment = deployment;
+        this.causal = java.util.Objects.requireNonNull(causal, "causal is null");
     }
 
     /** The backend connections running a statement of this session right now (KILL QUERY stops them). */
@@ -153,7 +156,7 @@ public final class ShardedSession {
                     return;
                 }
                 if (done.lastGtid() != null) {
-                    cursor.noteCommit(statement.shard(), done.lastGtid());
+                    noteCommit(statement.shard(), done.lastGtid());
                 }
                 connection.owner().release(connection);
             });
@@ -405,23 +408,44 @@ public final class ShardedSession {
         synchronized (this) {
             xa = global;
         }
+        // The GTID each branch's commit got, by shard: the session's causal position on that shard.
+        Map<String, String> commits = new LinkedHashMap<>();
         try {
             if (xa != null && !held.isEmpty()) {
                 if (commit) {
-                    xa.commit(held);
+                    commits.putAll(xa.commit(held));
                 } else {
                     xa.rollback(held);
                 }
             } else if (xa == null) {
-                for (BackendConnection connection : held.values()) {
-                    join(connection.run(Command.QUERY, commit ? "COMMIT" : "ROLLBACK"));
+                for (Map.Entry<String, BackendConnection> branch : held.entrySet()) {
+                    if (commit) {
+                        // Noted at once: a later branch's failure does not undo this branch's commit.
+                        String gtid = join(CommitGtid.run(branch.getValue(), "COMMIT"));
+                        if (gtid != null) {
+                            noteCommit(branch.getKey(), gtid);
+                        }
+                    } else {
+                        join(branch.getValue().run(Command.QUERY, "ROLLBACK"));
+                    }
                 }
             }
         } catch (RuntimeException e) {
             endTransaction(held, true);
             throw e;
         }
+        commits.forEach(this::noteCommit);
         endTransaction(held, false);
+    }
+
+    /** The session committed {@code gtid} on {@code shard}: its later reads there, and its token, need it. */
+    private void noteCommit(String shard, String gtid) {
+        try {
+            MariaDbGtidPosition position = causal.committed(shard, MariaDbGtid.parse(gtid));
+            deployment.shard(shard).observeCommit(position, System.nanoTime());
+        } catch (IllegalArgumentException e) {
+            LOG.log(System.Logger.Level.DEBUG, "shard " + shard + " reported an unreadable GTID " + gtid);
+        }
     }
 
     private void safeRollback() {
@@ -583,10 +607,7 @@ public final class ShardedSession {
         }
 
         private CompletableFuture<BackendConnection> replica(ShardBackends backends) {
-            MariaDbGtidPosition written;
-            synchronized (ShardedSession.this) {
-                written = causal.getOrDefault(backends.shard(), MariaDbGtidPosition.empty());
-            }
+            MariaDbGtidPosition written = causal.of(backends.shard());
             return deployment.replicaRead().connect(backends, request.maxLagMs(), written, this::bind,
                     connection -> connection.owner().release(connection), "sharded session");
         }
@@ -682,20 +703,6 @@ public final class ShardedSession {
 
         private static String text(byte[] value) {
             return value == null ? "" : new String(value, StandardCharsets.UTF_8);
-        }
-
-        private void noteCommit(String shard, String gtid) {
-            try {
-                MariaDbGtid parsed = MariaDbGtid.parse(gtid);
-                MariaDbGtidPosition position;
-                synchronized (ShardedSession.this) {
-                    position = causal.getOrDefault(shard, MariaDbGtidPosition.empty()).with(parsed);
-                    causal.put(shard, position);
-                }
-                deployment.shard(shard).observeCommit(position, System.nanoTime());
-            } catch (IllegalArgumentException e) {
-                LOG.log(System.Logger.Level.DEBUG, "shard " + shard + " reported an unreadable GTID " + gtid);
-            }
         }
 
         /** The column definitions of the first shard result that has columns. */

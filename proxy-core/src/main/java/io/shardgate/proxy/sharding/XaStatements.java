@@ -4,6 +4,8 @@ package io.shardgate.proxy.sharding;
 public final class XaStatements {
     /** Lists the prepared branches of a server: formatID, gtrid_length, bqual_length, data. */
     public static final String RECOVER = "XA RECOVER";
+    /** How {@link #commit} and {@link #commitOnePhase} begin: the statements whose OK carries the commit's GTID. */
+    public static final String COMMIT_PREFIX = "XA COMMIT ";
 
     private XaStatements() {
     }
@@ -21,12 +23,12 @@ public final class XaStatements {
     }
 
     public static String commit(XaId id) {
-        return "XA COMMIT " + id.sql();
+        return COMMIT_PREFIX + id.sql();
     }
 
     /** Commits an ended (not prepared) branch without a prepare: for a transaction on one shard. */
     public static String commitOnePhase(XaId id) {
-        return "XA COMMIT " + id.sql() + " ONE PHASE";
+        return COMMIT_PREFIX + id.sql() + " ONE PHASE";
     }
 
     public static String rollback(XaId id) {

@@ -20,8 +20,12 @@ public interface XaTransactions {
         /** Starts this transaction's branch on {@code shard} over {@code connection} (XA START). */
         java.util.concurrent.CompletableFuture<Void> start(String shard, BackendConnection connection);
 
-        /** Commits every branch, atomically across them; throws when the transaction was rolled back instead. */
-        void commit(Map<String, BackendConnection> branches);
+        /**
+         * Commits every branch, atomically across them; throws when the transaction was rolled back
+         * instead. Returns the GTID each branch's commit got, by shard (a shard whose server reported
+         * none, or whose commit recovery finishes, is absent).
+         */
+        Map<String, String> commit(Map<String, BackendConnection> branches);
 
         /** Rolls every branch back. */
         void rollback(Map<String, BackendConnection> branches);
