@@ -119,6 +119,14 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                 capabilities, UTF8MB4_GENERAL_CI, ServerStatus.AUTOCOMMIT, NativePassword.PLUGIN_NAME);
         ctx.writeAndFlush(new MySqlPacket(0, handshake.encode(ctx.alloc())));
         handshakeTimeout = ctx.executor().schedule(() -> {
+            io.netty.handler.ssl.SslHandler ssl = ctx.pipeline().get(io.netty.handler.ssl.SslHandler.class);
+            if (state != State.COMMAND && ssl != null && !ssl.handshakeFuture().isSuccess()) {
+                // An SSL request and no TLS handshake after it: no ERR can reach the client (it would wait in the
+                // TLS handler until that gives up, 10 s later); the connection just closes.
+                state = State.CLOSED;
+                ctx.close();
+                return;
+            }
             if (state != State.COMMAND && ctx.channel().isActive()) {
                 sendErrorAndClose(0, ErrorCode.HANDSHAKE_ERROR.packet("no authentication within "
                         + context.config().limits().handshakeTimeout().toMillis() + " ms"));

@@ -43,7 +43,7 @@ final class StatementPacketCheck {
 
     /** The head every statement command shares: the command byte and the statement id. */
     static ShardgateException statementId(ByteBuf payload, Command command) {
-        return payload.readableBytes() < 5 ? malformed(command + " without a statement id: " + payload.readableBytes()
+        return payload.readableBytes() < 5 ? malformed("COM_" + command + " without a statement id: " + payload.readableBytes()
                 + " bytes (expected: >= 5)") : null;
     }
 
