@@ -323,12 +323,13 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         }
         try {
             command(packet);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) {
+            // A LinkageError too (a class missing from the package): escaping to the event loop, it would leave the client unanswered.
             commandFailed(e);
         }
     }
 
-    private void commandFailed(RuntimeException cause) {
+    private void commandFailed(Throwable cause) {
         ErrorTranslator.Translation translation = context.errors().translate(cause);
         if (translation.packet().errno() == ErrorCode.INTERNAL.errno()) {
             LOG.log(System.Logger.Level.ERROR, "connection " + connectionId + ": internal error", cause);
@@ -672,16 +673,16 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         ClientStatement statement = found.get();
-        if (sharded != null && ShardedCommands.planned(statement.classification())) {
-            shardedStatementCommand(packet, command, statement);
-            return;
-        }
         // Checked before anything of it reaches a backend, which must only see packets it answers as expected.
         io.shardgate.proxy.error.ShardgateException refused = StatementPacketCheck.check(packet.payload(), command, statement,
-                session.longData().contains(statement.id()));
+                session.longData().contains(statement.id()) || (sharded != null && sharded.hasLongData(statement.id())));
         if (refused != null) {
             packet.release();
             throw refused;
+        }
+        if (sharded != null && ShardedCommands.planned(statement.classification())) {
+            shardedStatementCommand(packet, command, statement);
+            return;
         }
         if (sharded != null && command == Command.STMT_EXECUTE && statement.classification().statementClass() == StatementClass.TRANSACTION) {
             MySqlPacket execute = packet;
@@ -892,7 +893,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         onLoop(() -> {
             try {
                 action.run();
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | LinkageError e) {
                 LOG.log(System.Logger.Level.ERROR, "connection " + connectionId + ": " + pending.command() + " failed", e);
                 if (session == null) {
                     return;
@@ -1049,7 +1050,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             onLoop(() -> {
                 try {
                     completed(status, error, warnings);
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | LinkageError e) {
                     // The response went out, but the session's bookkeeping did not follow it: the only consistent end is a close.
                     LOG.log(System.Logger.Level.ERROR, "connection " + connectionId + ": after " + pending.command(), e);
                     if (session != null) {
@@ -1246,6 +1247,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             router.endSession(session, false);
         }
         if (sharded != null) {
+            // A shard connection paused for this client's socket resumes, finishes its response and goes back to its pool.
+            sharded.out().writabilityChanged();
             sharded.close();
         }
         if (reserved) {
