@@ -103,7 +103,7 @@ class PacketFuzzIT {
                 "CREATE DATABASE fuzz", "CREATE TABLE fuzz.t (id INT PRIMARY KEY, v VARCHAR(100))", rows.toString(),
                 "CREATE TABLE fuzz.w (id INT AUTO_INCREMENT PRIMARY KEY, v VARBINARY(255))",
                 "CREATE TABLE fuzz.bystander (id INT PRIMARY KEY)")) {
-            new FuzzRun(proxy, CASES, false, true).run();
+            new FuzzRun(proxy, CASES, false).run();
         }
     }
 
@@ -138,7 +138,7 @@ class PacketFuzzIT {
                     insert.executeUpdate();
                 }
             }
-            new FuzzRun(proxy, SHARDED_CASES, true, Boolean.getBoolean("shardgate.fuzz.shardedZlib")).run();
+            new FuzzRun(proxy, SHARDED_CASES, true).run();
         } finally {
             ProxyFixture.stop(proxy, topology);
         }
@@ -149,20 +149,18 @@ class PacketFuzzIT {
         private final ProxyFixture proxy;
         private final int cases;
         private final boolean sharded;
-        private final boolean zlib;
         private final Map<Outcome, AtomicInteger> outcomes = new ConcurrentHashMap<>();
         private final Map<Integer, AtomicInteger> errnos = new ConcurrentHashMap<>();
         private final List<String> failures = Collections.synchronizedList(new ArrayList<>());
 
-        FuzzRun(ProxyFixture proxy, int cases, boolean sharded, boolean zlib) {
+        FuzzRun(ProxyFixture proxy, int cases, boolean sharded) {
             this.proxy = proxy;
             this.cases = cases;
             this.sharded = sharded;
-            this.zlib = zlib;
         }
 
         void run() throws Exception {
-            String name = "PacketFuzzIT " + (sharded ? "sharded" : "unsharded") + (zlib ? ", plain and zlib" : ", plain");
+            String name = "PacketFuzzIT " + (sharded ? "sharded" : "unsharded");
             System.out.println(name + ": seed " + SEED + ", " + cases + " cases (replay with -Dshardgate.fuzz.seed=" + SEED + ")");
             for (Outcome outcome : Outcome.values()) {
                 outcomes.put(outcome, new AtomicInteger());
@@ -295,7 +293,7 @@ class PacketFuzzIT {
                         if (session != null) {
                             session.close(random.nextBoolean());
                         }
-                        session = new FuzzSession(zlib && random.nextInt(3) == 0, 100 + random.nextInt(300));
+                        session = new FuzzSession(random.nextInt(3) == 0, 100 + random.nextInt(300));
                     }
                     Outcome outcome = session.fuzz(random, id);
                     outcomes.get(outcome).incrementAndGet();
