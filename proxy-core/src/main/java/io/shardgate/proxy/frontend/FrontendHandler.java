@@ -1063,28 +1063,26 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         }
 
         private void completed(int status, boolean error, int warnings) {
-            {
-                if (retry != null) {
-                    retry.release();
-                }
-                if (session == null) {
-                    return;
-                }
-                String gtidBefore = session.lastGtid();
-                SessionChanges.apply(session, backend, pending.classification(), changes, insertId, pending.temporaryTables(), error,
-                        warnings);
-                if (!session.lastGtid().equals(gtidBefore)) {
-                    context.backends().observeCommit(session.causalPosition(), sentAtNanos);
-                }
-                if (!pending.command().hasNoResponse()) {
-                    session.status(sharded == null ? status : sharded.sharded().status(ShardedCommands.autocommit(session)));
-                }
-                statementBookkeeping(status, error);
-                if (!pending.command().hasNoResponse()) {
-                    ctx.flush();
-                }
-                afterCommand();
+            if (retry != null) {
+                retry.release();
             }
+            if (session == null) {
+                return;
+            }
+            String gtidBefore = session.lastGtid();
+            SessionChanges.apply(session, backend, pending.classification(), changes, insertId, pending.temporaryTables(), error,
+                    warnings);
+            if (!session.lastGtid().equals(gtidBefore)) {
+                context.backends().observeCommit(session.causalPosition(), sentAtNanos);
+            }
+            if (!pending.command().hasNoResponse()) {
+                session.status(sharded == null ? status : sharded.sharded().status(ShardedCommands.autocommit(session)));
+            }
+            statementBookkeeping(status, error);
+            if (!pending.command().hasNoResponse()) {
+                ctx.flush();
+            }
+            afterCommand();
         }
 
         private void statementBookkeeping(int status, boolean error) {
