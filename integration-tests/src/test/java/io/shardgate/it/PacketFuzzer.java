@@ -38,9 +38,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>Each case ends in an answer or a close within {@link #CASE_BOUND_MS}: after the mutated
  * packet a sync query ({@code SELECT 'token'}) must come back, or the proxy must close the
  * connection. Cases run on a few hundred connections, a few hundred cases each (a new connection
- * when the proxy closed one). Throughout, a bystander session (its own user, a user variable, an
- * open transaction) keeps answering and keeps its state; at the end new clients are served and
- * {@code shardgate_backend_connections{state="in_use"}} comes back to what the bystander alone holds.
+ * when the proxy closed one); then 24 clients send a burst of commands each and leave without
+ * reading the answers (the issue's hostile client). Throughout, a bystander session (its own user,
+ * a user variable, an open transaction) keeps answering and keeps its state; at the end new
+ * clients are served and {@code shardgate_backend_connections{state="in_use"}} comes back to what
+ * the bystander alone holds.
  *
  * <p>{@link PacketFuzzIT} runs it against an unsharded proxy (10,000 cases), {@link ShardedPacketFuzzIT}
  * against a sharded one (an InnoDB and a MyRocks shard, 4,000 cases); both need a schema {@code fuzz}
@@ -56,6 +58,8 @@ final class PacketFuzzer {
     static final int SHARDED_CASES = Integer.getInteger("shardgate.fuzz.shardedCases", 4_000);
     private static final long SEED = Long.getLong("shardgate.fuzz.seed", System.currentTimeMillis());
     private static final int WORKERS = 4;
+    /** Clients that send a burst of commands and leave without reading, after the cases. */
+    private static final int FLOODS = 24;
     private static final int CASE_BOUND_MS = 5_000;
     private static final int MAX_PACKET = 1 << 20;
     private static final int POOL = 16;
@@ -88,7 +92,7 @@ final class PacketFuzzer {
     /** Field types bound in COM_STMT_EXECUTE: LONGLONG, DOUBLE, VAR_STRING, BLOB, TINY, DATETIME, DECIMAL. */
     private static final int[] TYPES = {0x08, 0x05, 0xFD, 0xFC, 0x01, 0x0C, 0xF6};
 
-    enum Outcome { ANSWERED, CLOSED, WE_CLOSED, PRE_AUTH_ANSWERED, PRE_AUTH_CLOSED, PRE_AUTH_WE_CLOSED }
+    enum Outcome { ANSWERED, CLOSED, WE_CLOSED, PRE_AUTH_ANSWERED, PRE_AUTH_CLOSED, PRE_AUTH_WE_CLOSED, FLOODED }
 
     private PacketFuzzer() {
     }
@@ -152,6 +156,8 @@ final class PacketFuzzer {
                 for (Future<?> worker : workers) {
                     worker.get();
                 }
+                checkBystander(bystander);
+                flood();
                 checkBystander(bystander);
                 System.out.println(name + ": " + cases + " cases in " + (System.nanoTime() - started) / 1_000_000 + " ms, outcomes "
                         + outcomes + ", first-answer errnos " + new TreeMap<>(errnos) + ", bystander checked " + (checks + 1) + " times");
@@ -269,6 +275,54 @@ final class PacketFuzzer {
         }
 
         /** A mutated HandshakeResponse41 (or SSL request, or junk) on a fresh connection. */
+        /** {@link #FLOODS} hostile clients at once, after the cases (they may slow everyone down: no bound applies). */
+        private void flood() throws Exception {
+            ExecutorService pool = Executors.newFixedThreadPool(WORKERS);
+            List<Future<Outcome>> floods = new ArrayList<>();
+            for (int i = 0; i < FLOODS; i++) {
+                Random random = new Random(SEED * 17 + i);
+                floods.add(pool.submit(() -> floodCase(random)));
+            }
+            pool.shutdown();
+            for (int i = 0; i < floods.size(); i++) {
+                try {
+                    outcomes.get(floods.get(i).get(2, TimeUnit.MINUTES)).incrementAndGet();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    failures.add("flood " + i + " (seed " + SEED + "): " + e.getCause());
+                }
+            }
+        }
+
+        /**
+         * The hostile client of the issue: a burst of commands sent without reading a byte of the
+         * answers (large results and statement commands naming no statement), then a close. The
+         * proxy's socket to it fills up, so relays pause their backend connections for it, and
+         * must give them back when it is gone.
+         */
+        private Outcome floodCase(Random random) throws Exception {
+            try (RawClient client = new RawClient(proxy.port(), CASE_BOUND_MS)) {
+                RawClient.Reply login = client.login(ProxyFixture.USER, ProxyFixture.PASSWORD, random.nextBoolean());
+                assertThat(login.isErr()).as("flood login: " + login).isFalse();
+                client.write(0, command(0x02, "fuzz".getBytes(StandardCharsets.UTF_8)));
+                assertThat(client.read().isErr()).as("flood COM_INIT_DB").isFalse();
+                long start = System.nanoTime();
+                try {
+                    for (int i = 0; i < 2000 && elapsedMs(start) < 2000; i++) {
+                        String sql = switch (random.nextInt(3)) {
+                            case 0 -> "SELECT REPEAT('x', 60000) FROM t WHERE id = 5";
+                            case 1 -> "SELECT id, v, REPEAT('y', 200) FROM t";
+                            default -> null;
+                        };
+                        client.write(0, sql != null ? command(0x03, sql.getBytes(StandardCharsets.UTF_8))
+                                : statementCommand(random.nextBoolean() ? 0x17 : 0x1C, 100_000 + random.nextInt(1000)));
+                    }
+                } catch (java.io.IOException e) {
+                    // The proxy may close on it: that ends the flood as well.
+                }
+            }
+            return Outcome.FLOODED;
+        }
+
         private Outcome preAuthCase(Random random, String id) throws Exception {
             try (RawClient client = new RawClient(proxy.port(), CASE_BOUND_MS)) {
                 assertThat(client.readHandshake().kind()).isEqualTo(RawClient.Reply.Kind.PACKET);
