@@ -22,6 +22,11 @@ public enum ErrorCode {
             "A command byte Shardgate does not implement (for example binlog or replication commands)."),
     PACKET_TOO_LARGE(1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes",
             "A client packet exceeded limits.max_allowed_packet. The connection is closed, as MariaDB does."),
+    PACKETS_OUT_OF_ORDER(1156, "08S01", "Got packets out of order",
+            "A command packet whose sequence id is not 0 (every command starts a new exchange). The connection is closed, as MariaDB does."),
+    WRONG_ARGUMENTS(1210, "HY000", "Incorrect arguments to %s",
+            "A COM_STMT_EXECUTE whose parameter block does not fit its statement (cut short, an unknown type, no types on a first execute), "
+                    + "or that follows a COM_STMT_SEND_LONG_DATA for a parameter the statement does not have. The session stays usable."),
     MALFORMED_PACKET(1835, "HY000", "Malformed communication packet: %s",
             "A client packet does not follow the protocol. The connection is closed; other sessions are unaffected."),
     BACKEND_UNAVAILABLE(1429, "HY000", "Unable to reach shard %s %s (%s): %s",

@@ -21,7 +21,7 @@ public final class ErrorTranslator {
         if (cause instanceof ShardgateException e) {
             boolean close = switch (e.code()) {
                 case ACCESS_DENIED, INSECURE_TRANSPORT, TOO_MANY_CONNECTIONS, HANDSHAKE_ERROR, PACKET_TOO_LARGE,
-                        MALFORMED_PACKET, INTERNAL -> true;
+                        PACKETS_OUT_OF_ORDER, MALFORMED_PACKET, INTERNAL -> true;
                 default -> false;
             };
             return new Translation(e.packet(), close);

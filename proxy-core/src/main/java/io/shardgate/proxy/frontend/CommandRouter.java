@@ -69,6 +69,9 @@ final class CommandRouter {
         } else if (held != null) {
             session.backend(null);
             held.owner().discard(held);
+            // What lived on that connection is gone with it: no cursor or long data keeps the session pinned.
+            session.cursors().clear();
+            session.longData().clear();
         }
         if (classification == null) {
             return bind(session, loop, shard().primary(), needsLastInsertId);

@@ -118,6 +118,14 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                 capabilities, UTF8MB4_GENERAL_CI, ServerStatus.AUTOCOMMIT, NativePassword.PLUGIN_NAME);
         ctx.writeAndFlush(new MySqlPacket(0, handshake.encode(ctx.alloc())));
         handshakeTimeout = ctx.executor().schedule(() -> {
+            io.netty.handler.ssl.SslHandler ssl = ctx.pipeline().get(io.netty.handler.ssl.SslHandler.class);
+            if (state != State.COMMAND && ssl != null && !ssl.handshakeFuture().isSuccess()) {
+                // An SSL request and no TLS handshake after it: no ERR can reach the client (it would wait in the
+                // TLS handler until that gives up, 10 s later); the connection just closes.
+                state = State.CLOSED;
+                ctx.close();
+                return;
+            }
             if (state != State.COMMAND && ctx.channel().isActive()) {
                 sendErrorAndClose(0, ErrorCode.HANDSHAKE_ERROR.packet("no authentication within "
                         + context.config().limits().handshakeTimeout().toMillis() + " ms"));
@@ -146,7 +154,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                     } else if (busy) {
                         queued.add(packet.retain());
                     } else {
-                        command(packet.retain());
+                        runCommand(packet.retain());
                     }
                 }
                 case CLOSED -> {
@@ -296,6 +304,43 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private String clientHost() {
         return ctx.channel().remoteAddress() instanceof InetSocketAddress address
                 ? address.getAddress().getHostAddress() : "localhost";
+    }
+
+    /**
+     * Runs one command ({@code packet} is owned by this method). A command must start at sequence id
+     * 0; one that does not is refused as MariaDB refuses it (forwarded as it is, the backend would
+     * close on it with the command unanswered). A command that fails before anything of it is in
+     * flight gets its error here, on the client's side: thrown from a queued command, the exception
+     * would otherwise surface in whichever backend pipeline completed the previous command.
+     */
+    private void runCommand(MySqlPacket packet) {
+        if (packet.sequenceId() != 0) {
+            int sequence = packet.sequenceId();
+            packet.release();
+            sendErrorAndClose(sequence + 1, ErrorCode.PACKETS_OUT_OF_ORDER.packet());
+            return;
+        }
+        try {
+            command(packet);
+        } catch (RuntimeException | LinkageError e) {
+            // A LinkageError too (a class missing from the package): escaping to the event loop, it would leave the client unanswered.
+            commandFailed(e);
+        }
+    }
+
+    private void commandFailed(Throwable cause) {
+        ErrorTranslator.Translation translation = context.errors().translate(cause);
+        if (translation.packet().errno() == ErrorCode.INTERNAL.errno()) {
+            LOG.log(System.Logger.Level.ERROR, "connection " + connectionId + ": internal error", cause);
+        } else {
+            LOG.log(System.Logger.Level.DEBUG, "connection " + connectionId + ": " + cause);
+        }
+        if (translation.closeConnection()) {
+            sendErrorAndClose(1, translation.packet());
+            return;
+        }
+        writeError(1, translation.packet());
+        afterCommand();
     }
 
     /** Runs one command; {@code packet} is owned by this method. */
@@ -660,9 +705,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void statementCommand(MySqlPacket packet, Command command) {
-        if (!StatementPackets.hasStatementId(packet.payload())) {
+        io.shardgate.proxy.error.ShardgateException malformed = StatementPacketCheck.statementId(packet.payload(), command);
+        if (malformed != null) {
             packet.release();
-            throw ErrorCode.MALFORMED_PACKET.exception(command + " without a statement id");
+            throw malformed;
         }
         int id = StatementPackets.statementId(packet.payload());
         Optional<ClientStatement> found = session.statements().find(id);
@@ -674,6 +720,13 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         ClientStatement statement = found.get();
+        // Checked before anything of it reaches a backend, which must only see packets it answers as expected.
+        io.shardgate.proxy.error.ShardgateException refused = StatementPacketCheck.check(packet.payload(), command, statement,
+                session.longData().contains(statement.id()) || (sharded != null && sharded.hasLongData(statement.id())));
+        if (refused != null) {
+            packet.release();
+            throw refused;
+        }
         if (sharded != null && ShardedCommands.planned(statement.classification())) {
             shardedStatementCommand(packet, command, statement);
             return;
@@ -836,14 +889,18 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         boolean wasInTransaction = session.inTransaction();
         router.backendFor(session, ctx.channel().eventLoop(), routedBy(pending), pending.needsLastInsertId(),
                         pending.readsDiagnostics())
-                .whenComplete((backend, error) -> onLoop(() -> {
+                .whenComplete((backend, error) -> step(pending, () -> {
             if (error != null) {
                 packet.release();
                 failBeforeResponse(pending, error);
                 return;
             }
-            if (!ctx.channel().isActive()) {
+            if (!ctx.channel().isActive() || state == State.CLOSED) {
                 packet.release();
+                // The client left while its connection was being found: channelInactive had none to give back.
+                if (session != null) {
+                    router.endSession(session, false);
+                }
                 return;
             }
             // An autocommit read on a replica can be sent again elsewhere if the replica fails before answering.
@@ -854,7 +911,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                 backend.execute(send, pending.command(), new Relay(backend, pending, retry));
                 return;
             }
-            preparedOn(backend, pending.statement()).whenComplete((prepared, failure) -> onLoop(() -> {
+            preparedOn(backend, pending.statement()).whenComplete((prepared, failure) -> step(pending, () -> {
                 if (failure != null) {
                     send.release();
                     if (retry != null) {
@@ -871,6 +928,32 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     private static boolean isReplica(BackendConnection backend) {
         return "replica".equals(backend.target().role());
+    }
+
+    /**
+     * Runs a step of a forwarded command on the client's loop. A step that throws must not leave
+     * the session busy for ever (a CompletableFuture callback's exception goes nowhere): the
+     * command ends with an error, and the backend connection, whose protocol state is unknown
+     * now, is closed.
+     */
+    private void step(Pending pending, Runnable action) {
+        onLoop(() -> {
+            try {
+                action.run();
+            } catch (RuntimeException | LinkageError e) {
+                LOG.log(System.Logger.Level.ERROR, "connection " + connectionId + ": " + pending.command() + " failed", e);
+                if (session == null) {
+                    return;
+                }
+                router.discardBackend(session);
+                if (responseStarted) {
+                    state = State.CLOSED;
+                    ctx.close();
+                    return;
+                }
+                failBeforeResponse(pending, e);
+            }
+        });
     }
 
     /** The classification that routes a command: statements by their class; other commands go to the primary. */
@@ -1014,28 +1097,42 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         public void complete(int status, boolean error) {
             int warnings = backend.lastWarnings();
             onLoop(() -> {
-                if (retry != null) {
-                    retry.release();
+                try {
+                    completed(status, error, warnings);
+                } catch (RuntimeException | LinkageError e) {
+                    // The response went out, but the session's bookkeeping did not follow it: the only consistent end is a close.
+                    LOG.log(System.Logger.Level.ERROR, "connection " + connectionId + ": after " + pending.command(), e);
+                    if (session != null) {
+                        router.discardBackend(session);
+                    }
+                    state = State.CLOSED;
+                    ctx.close();
                 }
-                if (session == null) {
-                    return;
-                }
-                String gtidBefore = session.lastGtid();
-                SessionChanges.apply(session, backend, pending.classification(), changes, insertId, pending.temporaryTables(), error,
-                        warnings);
-                if (!session.lastGtid().equals(gtidBefore)) {
-                    context.backends().observeCommit(session.causalPosition(), sentAtNanos);
-                }
-                if (!pending.command().hasNoResponse()) {
-                    session.status(sharded == null ? status : sharded.sharded().status(ShardedCommands.autocommit(session)));
-                    session.backendNoBackslashEscapes((status & ServerStatus.NO_BACKSLASH_ESCAPES) != 0);
-                }
-                statementBookkeeping(status, error);
-                if (!pending.command().hasNoResponse()) {
-                    ctx.flush();
-                }
-                afterCommand();
             });
+        }
+
+        private void completed(int status, boolean error, int warnings) {
+            if (retry != null) {
+                retry.release();
+            }
+            if (session == null) {
+                return;
+            }
+            String gtidBefore = session.lastGtid();
+            SessionChanges.apply(session, backend, pending.classification(), changes, insertId, pending.temporaryTables(), error,
+                    warnings);
+            if (!session.lastGtid().equals(gtidBefore)) {
+                context.backends().observeCommit(session.causalPosition(), sentAtNanos);
+            }
+            if (!pending.command().hasNoResponse()) {
+                session.status(sharded == null ? status : sharded.sharded().status(ShardedCommands.autocommit(session)));
+                session.backendNoBackslashEscapes((status & ServerStatus.NO_BACKSLASH_ESCAPES) != 0);
+            }
+            statementBookkeeping(status, error);
+            if (!pending.command().hasNoResponse()) {
+                ctx.flush();
+            }
+            afterCommand();
         }
 
         private void statementBookkeeping(int status, boolean error) {
@@ -1123,6 +1220,12 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             commandDone();
             return;
         }
+        if (state == State.CLOSED) {
+            // The client is gone or going: nothing may keep a backend connection for it (channelInactive may have run already).
+            router.endSession(session, false);
+            commandDone();
+            return;
+        }
         CompletableFuture<Void> finished = router.commandFinished(session);
         if (finished.isDone()) {
             commandDone();
@@ -1147,7 +1250,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     private void drainQueue() {
         while (!busy && state == State.COMMAND && !queued.isEmpty()) {
-            command(queued.poll());
+            runCommand(queued.poll());
         }
     }
 
@@ -1192,6 +1295,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             router.endSession(session, false);
         }
         if (sharded != null) {
+            // A shard connection paused for this client's socket resumes, finishes its response and goes back to its pool.
+            sharded.out().writabilityChanged();
             sharded.close();
         }
         if (reserved) {

@@ -167,6 +167,11 @@ final class ShardedCommands {
         longData.computeIfAbsent(statementId, id -> new HashMap<>()).merge(parameter, chunk, ShardedCommands::concat);
     }
 
+    /** Whether COM_STMT_SEND_LONG_DATA sent values for the statement that wait for its next execute. */
+    boolean hasLongData(int statementId) {
+        return longData.containsKey(statementId);
+    }
+
     void forget(int statementId) {
         longData.remove(statementId);
     }

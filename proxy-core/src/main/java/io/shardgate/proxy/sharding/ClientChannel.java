@@ -57,12 +57,16 @@ public final class ClientChannel {
         return channel.isWritable();
     }
 
-    /** Runs {@code action} once, the next time the client's socket accepts writes again. */
+    /**
+     * Runs {@code action} once, the next time the client's socket accepts writes again, or at once
+     * when the client is gone: a closed channel never becomes writable, and a source paused for it
+     * (a shard connection with reading off) would stay busy, out of its pool, for ever.
+     */
     void onWritable(Runnable action) {
         synchronized (writable) {
             onWritable = action;
         }
-        if (channel.isWritable()) {
+        if (channel.isWritable() || !channel.isActive()) {
             fireWritable();
         }
     }
@@ -91,12 +95,12 @@ public final class ClientChannel {
         return channel.isActive();
     }
 
-    /** The client's socket accepts writes again (called on its event loop). */
+    /** The client's socket accepts writes again, or the client is gone (called on its event loop). */
     public void writabilityChanged() {
         synchronized (writable) {
             writable.notifyAll();
         }
-        if (channel.isWritable()) {
+        if (channel.isWritable() || !channel.isActive()) {
             fireWritable();
         }
     }
