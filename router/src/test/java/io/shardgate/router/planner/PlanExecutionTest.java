@@ -156,7 +156,12 @@ class PlanExecutionTest {
         assertThat(run("ALTER TABLE orders ADD COLUMN note TEXT").completion()).isEqualTo(new Completion(1, 0, 0));
         shards.fail("s1", "Duplicate column name 'note'");
         assertThatThrownBy(() -> run("ALTER TABLE orders ADD COLUMN note TEXT"))
-                .isInstanceOfSatisfying(PlanningException.class, e -> assertThat(e.error()).isEqualTo(PlanningError.DDL_PARTIALLY_FAILED))
+                .isInstanceOfSatisfying(PlanningException.class, e -> {
+                    assertThat(e.error()).isEqualTo(PlanningError.DDL_PARTIALLY_FAILED);
+                    // ER_QUERY_ON_FOREIGN_DATA_SOURCE, not 1105: that one means a bug in Shardgate (issue 16).
+                    assertThat(e.error().errno()).isEqualTo(1430);
+                    assertThat(e.error().sqlState()).isEqualTo("HY000");
+                })
                 .hasMessage("The statement failed on shard(s) s1 and succeeded on s0: Duplicate column name 'note'");
     }
 
