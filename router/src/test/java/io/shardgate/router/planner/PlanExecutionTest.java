@@ -48,6 +48,27 @@ class PlanExecutionTest {
     }
 
     @Test
+    void explainShardgateOfAStatementWithPlaceholdersShowsThemWithOrWithoutValues() {
+        List<List<Object>> expected = List.of(
+                List.of("Route BY_KEY shop.customers shards=per execution role=REPLICA where customers.id = ?0 hash(integer)"),
+                List.of("  sql: SELECT name FROM customers WHERE id = ? [?0]"));
+        assertThat(rows(run("EXPLAIN SHARDGATE SELECT name FROM customers WHERE id = ?"))).as("as text").isEqualTo(expected);
+        assertThat(rows(run("EXPLAIN SHARDGATE SELECT name FROM customers WHERE id = ?", 4L))).as("prepared").isEqualTo(expected);
+        assertThat(planner.plan("EXPLAIN SHARDGATE SELECT name FROM customers WHERE id = ?", "shop").parameterCount()).isEqualTo(1);
+        assertThat(shards.log()).isEmpty();
+    }
+
+    @Test
+    void withoutShardPartitionsKeepsNativePartitionsAndEveryOtherByte() {
+        assertThat(planner.withoutShardPartitions("SELECT status, AVG(total) FROM orders PARTITION (s0, s1) WHERE customer_id > ?"))
+                .isEqualTo("SELECT status, AVG(total) FROM orders WHERE customer_id > ?");
+        assertThat(planner.withoutShardPartitions("INSERT INTO customers PARTITION (s1) (id, name) VALUES (?, ?)"))
+                .isEqualTo("INSERT INTO customers (id, name) VALUES (?, ?)");
+        String native_ = "SELECT * FROM orders PARTITION (p2024) WHERE c = 'PARTITION (s1)'";
+        assertThat(planner.withoutShardPartitions(native_)).isSameAs(native_);
+    }
+
+    @Test
     void aParameterPicksTheShardAtEachExecution() {
         rows(run("SELECT name FROM customers WHERE id = ?", 4L));
         rows(run("SELECT name FROM customers WHERE id = ?", "2"));
