@@ -59,9 +59,9 @@ class ShardedPrepareTest {
         assertThat(ok.getUnsignedShortLE(5)).as("columns").isEqualTo(1);
         assertThat(ok.getUnsignedShortLE(7)).as("parameters").isEqualTo(2);
         assertThat(ColumnDefinition.parse(withEof.get(1)).name()).isEqualTo("?");
-        assertThat(withEof.get(3).getUnsignedByte(0)).as("EOF after the parameters").isEqualTo(0xFE);
+        assertThat(withEof.get(3).getUnsignedByte(0)).as("EOF after the parameters").isEqualTo((short) 0xFE);
         assertThat(bytes(withEof.get(4))).isEqualTo(column);
-        assertThat(withEof.get(5).getUnsignedByte(0)).as("EOF after the columns").isEqualTo(0xFE);
+        assertThat(withEof.get(5).getUnsignedByte(0)).as("EOF after the columns").isEqualTo((short) 0xFE);
 
         assertThat(metadata.payloads(7, true, 2, ALLOC)).as("CLIENT_DEPRECATE_EOF: no EOF packets").hasSize(4);
         assertThat(new ShardedPrepare.Metadata(0, List.of(), 0).payloads(9, false, 2, ALLOC)).as("a write without parameters: the OK only")
