@@ -363,6 +363,17 @@ class GoldenCorpusIT {
         }
         assertThat(topology.shard("s1").primary().queryString("SELECT COUNT(*) FROM shop.audit_log WHERE at = '2026-01-02 03:04:05'"))
                 .isEqualTo("1");
+        // MySQL Connector/J reads the PREPARE response strictly (parameter and column definitions, EOF packets).
+        try (Connection mysql = proxy.mysql("shop", "useServerPrepStmts=true&cachePrepStmts=false");
+             PreparedStatement select = mysql.prepareStatement("SELECT id, at FROM audit_log PARTITION (s1) WHERE at = ?")) {
+            assertThat(select.getParameterMetaData().getParameterCount()).isEqualTo(1);
+            select.setString(1, "2026-01-02 03:04:05");
+            try (ResultSet rows = select.executeQuery()) {
+                assertThat(rows.getMetaData().getColumnCount()).isEqualTo(2);
+                assertThat(rows.next()).isTrue();
+                assertThat(rows.next()).isFalse();
+            }
+        }
         // Operators merge the shards' rows (the shards' SQL has a helper column): the client still sees its two columns.
         String merged = "SELECT status, AVG(total) FROM orders PARTITION (s0, s1) WHERE customer_id > ? GROUP BY status";
         try (PreparedStatement select = connection.prepareStatement(merged)) {
