@@ -95,11 +95,6 @@ public final class ShardedSession {
                 | (open && readOnly ? ServerStatus.IN_TRANS_READONLY : 0);
     }
 
-    /** The plan of a statement, for a prepared statement's early check; throws the planner's refusal. */
-    public void check(String sql, String schema) {
-        deployment.plan(sql, schema);
-    }
-
     /**
      * COM_STMT_PREPARE: the statement's plan (a refusal fails the future with the planner's error) and its
      * metadata, read on a shard the plan routes to (see {@link ShardedPrepare}); nothing is sent to the client.
