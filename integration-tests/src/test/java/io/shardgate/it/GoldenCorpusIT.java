@@ -31,6 +31,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The golden planner corpus ({@code router/src/test/resources/planner/*.txt}, planned in memory by
@@ -86,12 +87,7 @@ class GoldenCorpusIT {
      * Cases that do not get their expected answer yet, each with the error they get and why; the test fails
      * when one of them gets another answer (fixed: remove it here). Found by this test (issue 16).
      */
-    private static final Map<String, String> KNOWN = Map.of(
-            // FrontendHandler.prepare forwards COM_STMT_PREPARE verbatim to the first shard (s0) even in a sharded
-            // deployment, PARTITION (s1) included, and s0 refuses it; a prepared statement on a table s0 does not
-            // hold (an unsharded table of another shard) would fail there the same way.
-            "INSERT INTO customers PARTITION (s1) (id, name) VALUES (?, ?)",
-            "ERROR 1735 (HY000): Unknown partition 's1' in table 'c'");
+    private static final Map<String, String> KNOWN = Map.of();
     /** Statements after which the next cases need the schema back as it was. */
     private static final Map<String, String> UNDO = Map.of(
             "RENAME TABLE orders TO orders_old", "RENAME TABLE orders_old TO orders");
@@ -146,11 +142,14 @@ class GoldenCorpusIT {
                 + " orders INT, vat DECIMAL(5,2), id BIGINT)",
         "CREATE TABLE shop.currencies (code CHAR(3) PRIMARY KEY, name VARCHAR(64), eu TINYINT, currency CHAR(3),"
                 + " orders INT, vat DECIMAL(5,2), id BIGINT)",
-        "CREATE TABLE shop.settings (id BIGINT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(64), value INT, country CHAR(2))",
-        "CREATE TABLE shop.audit_log (id BIGINT AUTO_INCREMENT PRIMARY KEY, at DATETIME)",
         "CREATE DATABASE other",
         "CREATE TABLE other.things (id INT)",
     };
+
+    /** The unsharded tables, each on its own shard only (ShopSchema: settings on s0, audit_log on s1). */
+    private static final Map<String, String> UNSHARDED = Map.of(
+            "s0", "CREATE TABLE shop.settings (id BIGINT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(64), value INT, country CHAR(2))",
+            "s1", "CREATE TABLE shop.audit_log (id BIGINT AUTO_INCREMENT PRIMARY KEY, at DATETIME)");
 
     /** A few rows through the proxy, so merges, sorts and HAVING work on real rows. */
     private static final String[] ROWS = {
@@ -184,6 +183,7 @@ class GoldenCorpusIT {
         topology = Topology.start(TopologySpec.builder().shard("s0", Engine.INNODB, 0).shard("s1", Engine.ROCKSDB, 0).build());
         for (String shard : List.of("s0", "s1")) {
             topology.shard(shard).primary().execute(DDL);
+            topology.shard(shard).primary().execute(UNSHARDED.get(shard));
         }
         Node s1 = topology.shard("s1").primary();
         assertThat(s1.queryString("SELECT ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'shop' AND TABLE_NAME = 'orders'"))
@@ -272,9 +272,8 @@ class GoldenCorpusIT {
                 }
             } else {
                 planned++;
-                // EXPLAIN SHARDGATE cannot show a plan with placeholders: as text the proxy answers ERR 1210 (no
-                // parameters), prepared it forwards the statement to a shard (ERR 1064). Those run prepared only.
-                String explained = golden.sql().contains("?") ? String.join("\n", golden.expected()) : explain(connection, golden.sql());
+                // A statement with ? is explained as text, its placeholders shown as ?0, ?1, ... as the golden plans have them.
+                String explained = explain(connection, golden.sql());
                 String expected = String.join("\n", golden.expected());
                 // EXPLAIN SHARDGATE /* c */ S plans S without its leading comment, which the golden plan of S keeps.
                 Matcher comment = LEADING_COMMENT.matcher(golden.sql());
@@ -333,6 +332,83 @@ class GoldenCorpusIT {
                 statement.execute("ROLLBACK");
             }
         }
+    }
+
+    /**
+     * Issue 16: COM_STMT_PREPARE in a sharded deployment went verbatim to the first shard. Now the statement
+     * is planned at PREPARE (a refusal is the planner's), described by a shard its plan routes to (audit_log
+     * exists on s1 only here; PARTITION naming a shard is gone from what the shard prepares), and the client
+     * sees as many parameters as its statement has {@code ?}. A prepared EXPLAIN SHARDGATE is answered by the
+     * proxy, placeholders shown as in the golden plans.
+     */
+    @Test
+    @Order(1)
+    void preparedStatementsAreDescribedByAShardTheirPlanRoutesTo() throws SQLException {
+        Connection connection = connection("shop");
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO audit_log (at) VALUES (?)")) {
+            assertThat(insert.getParameterMetaData().getParameterCount()).isEqualTo(1);
+            insert.setString(1, "2026-01-02 03:04:05");
+            assertThat(insert.executeUpdate()).isEqualTo(1);
+        }
+        try (PreparedStatement select = connection.prepareStatement("SELECT id, at FROM audit_log WHERE at = ?")) {
+            assertThat(select.getParameterMetaData().getParameterCount()).isEqualTo(1);
+            assertThat(select.getMetaData().getColumnCount()).as("columns described at PREPARE").isEqualTo(2);
+            assertThat(select.getMetaData().getColumnLabel(2)).isEqualTo("at");
+            select.setString(1, "2026-01-02 03:04:05");
+            try (ResultSet rows = select.executeQuery()) {
+                assertThat(rows.next()).isTrue();
+                assertThat(rows.getString("at")).startsWith("2026-01-02 03:04:05");
+                assertThat(rows.next()).isFalse();
+            }
+        }
+        assertThat(topology.shard("s1").primary().queryString("SELECT COUNT(*) FROM shop.audit_log WHERE at = '2026-01-02 03:04:05'"))
+                .isEqualTo("1");
+        // MySQL Connector/J reads the PREPARE response strictly (parameter and column definitions, EOF packets).
+        try (Connection mysql = proxy.mysql("shop", "useServerPrepStmts=true&cachePrepStmts=false");
+             PreparedStatement select = mysql.prepareStatement("SELECT id, at FROM audit_log PARTITION (s1) WHERE at = ?")) {
+            assertThat(select.getParameterMetaData().getParameterCount()).isEqualTo(1);
+            select.setString(1, "2026-01-02 03:04:05");
+            try (ResultSet rows = select.executeQuery()) {
+                assertThat(rows.getMetaData().getColumnCount()).isEqualTo(2);
+                assertThat(rows.next()).isTrue();
+                assertThat(rows.next()).isFalse();
+            }
+        }
+        // Operators merge the shards' rows (the shards' SQL has a helper column): the client still sees its two columns.
+        String merged = "SELECT status, AVG(total) FROM orders PARTITION (s0, s1) WHERE customer_id > ? GROUP BY status";
+        try (PreparedStatement select = connection.prepareStatement(merged)) {
+            assertThat(select.getMetaData().getColumnCount()).isEqualTo(2);
+            select.setInt(1, 0);
+            try (ResultSet rows = select.executeQuery()) {
+                int count = 0;
+                while (rows.next()) {
+                    count++;
+                }
+                assertThat(count).as("the statuses of the seeded orders").isEqualTo(3);
+            }
+        }
+        // The planner's refusal at PREPARE, as the text form gets it.
+        assertThatThrownBy(() -> {
+            try (PreparedStatement refused = connection.prepareStatement("SELECT * FROM settings PARTITION (s1) WHERE id = ?")) {
+                refused.setInt(1, 1);
+                refused.executeQuery().close();
+            }
+        }).isInstanceOfSatisfying(SQLException.class, e -> assertThat(describe(e))
+                .isEqualTo("ERROR 1735 (HY000): Unknown partition 's1' in table 'settings'"));
+        String explain = "EXPLAIN SHARDGATE SELECT name FROM customers WHERE id = ?";
+        List<String> plan = new ArrayList<>();
+        try (PreparedStatement prepared = connection.prepareStatement(explain)) {
+            assertThat(prepared.getParameterMetaData().getParameterCount()).isEqualTo(1);
+            prepared.setInt(1, 2);
+            try (ResultSet rows = prepared.executeQuery()) {
+                while (rows.next()) {
+                    plan.add(rows.getString(1));
+                }
+            }
+        }
+        assertThat(plan).containsExactly(
+                "Route BY_KEY shop.customers shards=per execution role=REPLICA where customers.id = ?0 hash(integer)",
+                "  sql: SELECT name FROM customers WHERE id = ? [?0]");
     }
 
     /** The statement's EXPLAIN SHARDGATE rows, one line each ({@code \n} inside a line written as PlannerGoldenTest does). */

@@ -422,7 +422,7 @@ class ShardingIT {
 
             // t3 exists on s1 only, so creating it succeeds on s0 and fails on s1.
             primaries.get("s1").execute("CREATE TABLE shop.t3 (id INT PRIMARY KEY)");
-            SQLException partial = assertError(() -> statement.execute("CREATE TABLE t3 (id INT PRIMARY KEY)"), 1105, "HY000",
+            SQLException partial = assertError(() -> statement.execute("CREATE TABLE t3 (id INT PRIMARY KEY)"), 1430, "HY000",
                     "The statement failed on shard(s) s1 and succeeded on s0: ");
             assertThat(partial.getMessage()).as("the shard's own error").contains("Table 't3' already exists");
             // Now it fails on every shard: that is no partial failure, so the client gets the server's own error.

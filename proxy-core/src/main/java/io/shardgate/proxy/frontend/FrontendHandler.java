@@ -685,23 +685,43 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
         }
-        if (sharded != null) {
-            Classification classification = prepared;
-            if (ShardedCommands.planned(classification)) {
-                try {
-                    if (!charset.exact(raw, sql)) {
-                        throw ClientCharset.UnmappableTextException.invalid(charset);
-                    }
-                    sharded.sharded().check(sql, session.schema());
-                } catch (RuntimeException e) {
-                    packet.release();
-                    writeError(1, context.errors().translate(e).packet());
-                    return;
-                }
+        if (sharded != null && ShardedCommands.planned(prepared)) {
+            if (!charset.exact(raw, sql)) {
+                packet.release();
+                writeError(1, context.errors().translate(ClientCharset.UnmappableTextException.invalid(charset)).packet());
+                return;
             }
+            // Planned, then described by a shard the plan routes to (the first shard may not hold the table).
+            packet.release();
+            int id = session.statements().reserveId();
+            busy = true;
+            sharded.prepare(session, sql, prepared).whenComplete((metadata, error) -> onLoop(() -> shardedPrepared(id, sql,
+                    prepared, metadata, error)));
+            return;
         }
         int id = session.statements().reserveId();
         forward(packet, new Pending(Command.STMT_PREPARE, classifier.classify(sql), null, false, id, sql));
+    }
+
+    private void shardedPrepared(int id, String sql, Classification classification, io.shardgate.proxy.sharding.ShardedPrepare.Metadata metadata,
+                                 Throwable error) {
+        if (session == null) {
+            commandDone();
+            return;
+        }
+        if (error != null) {
+            failBeforeResponse(new Pending(Command.STMT_PREPARE, classification, null, false, id, sql),
+                    error instanceof java.util.concurrent.CompletionException && error.getCause() != null ? error.getCause() : error);
+            return;
+        }
+        session.statements().add(id, sql, session.schema(), metadata.parameters(), classification);
+        int sequence = 1;
+        for (ByteBuf payload : metadata.payloads(id, Capabilities.has(session.capabilities(), Capabilities.CLIENT_DEPRECATE_EOF),
+                session.status(), ctx.alloc())) {
+            ctx.write(new MySqlPacket(sequence++, payload));
+        }
+        ctx.flush();
+        afterCommand();
     }
 
     private void statementCommand(MySqlPacket packet, Command command) {

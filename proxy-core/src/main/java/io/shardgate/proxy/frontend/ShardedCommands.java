@@ -7,6 +7,7 @@ import io.shardgate.proxy.protocol.LocalResultSet;
 import io.shardgate.proxy.session.ClientStatement;
 import io.shardgate.proxy.sharding.ClientChannel;
 import io.shardgate.proxy.sharding.ShardedDeployment;
+import io.shardgate.proxy.sharding.ShardedPrepare;
 import io.shardgate.proxy.sharding.ShardWarning;
 import io.shardgate.proxy.sharding.ShardedSession;
 import io.shardgate.proxy.sharding.StatementOutcome;
@@ -134,6 +135,11 @@ final class ShardedCommands {
                                               Map<String, String> perShard) {
         out.restart();
         return sharded.execute(request(session, sql, classification, List.of(), false, perShard), out);
+    }
+
+    /** COM_STMT_PREPARE of a planned statement: its plan and metadata ({@link ShardedSession#prepare}). */
+    CompletableFuture<ShardedPrepare.Metadata> prepare(ClientSession session, String sql, Classification classification) {
+        return sharded.prepare(request(session, sql, classification, List.of(), true, Map.of()));
     }
 
     /** COM_STMT_EXECUTE of {@code statement}; {@code payload} is the client's packet payload. */

@@ -95,9 +95,23 @@ public final class ShardedSession {
                 | (open && readOnly ? ServerStatus.IN_TRANS_READONLY : 0);
     }
 
-    /** The plan of a statement, for a prepared statement's early check; throws the planner's refusal. */
-    public void check(String sql, String schema) {
-        deployment.plan(sql, schema);
+    /**
+     * COM_STMT_PREPARE: the statement's plan (a refusal fails the future with the planner's error) and its
+     * metadata, read on a shard the plan routes to (see {@link ShardedPrepare}); nothing is sent to the client.
+     */
+    public CompletableFuture<ShardedPrepare.Metadata> prepare(StatementRequest request) {
+        ShardedPrepare.Source source;
+        try {
+            source = ShardedPrepare.source(deployment.plan(request.sql(), request.schema()), deployment.schema());
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        if (source.shard() == null) {
+            return CompletableFuture.completedFuture(new ShardedPrepare.Metadata(source.parameters(), source.localColumns(), 0));
+        }
+        // A pooled primary connection even inside a transaction: preparing reads no rows and must not start a branch.
+        return new Cursor(request).bind(deployment.shard(source.shard()).primary())
+                .thenCompose(connection -> ShardedPrepare.prepareOn(connection, source, request.charset()));
     }
 
     /** Runs a planned statement and writes its response; completes with what it did, or fails before or while answering. */

@@ -33,8 +33,13 @@ public enum PlanningError {
     UNKNOWN_TABLE(1146, "42S02", "Table '%s.%s' doesn't exist in the sharding schema"),
     /** A merge operator that must hold rows in memory reached its row limit. */
     BUFFER_LIMIT(1038, "HY001", "Shardgate buffered more than %d rows for %s; narrow the query or raise the row limit"),
-    /** DDL failed on some shards; it may have succeeded on others. */
-    DDL_PARTIALLY_FAILED(1105, "HY000", "The statement failed on shard(s) %s and succeeded on %s: %s"),
+    /**
+     * DDL failed on some shards and succeeded on others. MariaDB's ER_QUERY_ON_FOREIGN_DATA_SOURCE (1430,
+     * "There was a problem processing the query on the foreign data source"): the statement failed on a
+     * remote server, which is what a shard is to the proxy (1429, its sibling, is the unreachable shard);
+     * not 1105, which is reserved for Shardgate's own bugs, nor 1296, which MyRocks uses for its row lock cap.
+     */
+    DDL_PARTIALLY_FAILED(1430, "HY000", "The statement failed on shard(s) %s and succeeded on %s: %s"),
     /** Fewer parameters bound than the prepared statement has placeholders. */
     WRONG_PARAMETER_COUNT(1210, "HY000", "Incorrect arguments to EXECUTE: expected %d parameters, got %d");
 

@@ -41,7 +41,8 @@ public final class Plan {
     /** Runs the plan: rows of a query, or a stream whose completion reports a write. */
     public RowStream open(Execution execution) {
         requireNonNull(execution, "execution is null");
-        if (execution.parameters().size() != parameterCount) {
+        // EXPLAIN SHARDGATE of a statement with ? is answered without binding them: as text, or prepared with values.
+        if (execution.parameters().size() != parameterCount && !(root instanceof StaticRows)) {
             throw PlanningError.WRONG_PARAMETER_COUNT.exception(parameterCount, execution.parameters().size());
         }
         return root.open(execution);

@@ -63,6 +63,18 @@ public final class Planner {
         return new Plan(sql, root(tokens, currentSchema), tokens.parameterCount());
     }
 
+    /**
+     * {@code sql} without its {@code PARTITION (...)} clauses that name shards (native partition clauses
+     * stay), as any shard can parse it: what a prepared statement's metadata is read from when its plan
+     * merges shard results (the shards' own SQL then has other columns than the client sees).
+     */
+    public String withoutShardPartitions(String sql) {
+        Tokens tokens = Tokens.of(requireNonNull(sql, "sql is null"));
+        SqlRewriter rewriter = new SqlRewriter(tokens);
+        new PartitionSelection(schema).removeShardClauses(tokens, rewriter);
+        return rewriter.changed() ? rewriter.build().text() : sql;
+    }
+
     private PlanNode root(Tokens tokens, String currentSchema) {
         Classification classification = classifier.classify(tokens.sql());
         if (classification.multiStatement()) {
