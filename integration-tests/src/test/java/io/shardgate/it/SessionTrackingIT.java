@@ -78,6 +78,9 @@ class SessionTrackingIT {
     void clientSwitchingTrackingOffLosesNoSetting() throws Exception {
         String[] narrowings = {
                 "SET SESSION session_track_system_variables = ''",
+                "SET session_track_system_variables = '', session_track_state_change = OFF",
+                // Two statements: the second runs with the state-change flag already off.
+                "SET session_track_state_change = OFF|SET session_track_system_variables = ''",
                 "SET @@session.session_track_system_variables = 'autocommit', session_track_schema = OFF",
                 "SET session_track_state_change = OFF, @@session_track_transaction_info = 'STATE'",
                 "SET LOCAL session_track_system_variables = 'time_zone'; SET sql_mode = 'NO_BACKSLASH_ESCAPES'",
@@ -85,12 +88,16 @@ class SessionTrackingIT {
         for (String narrowing : narrowings) {
             try (Connection a = proxy.mysql("st", "sslMode=DISABLED&allowMultiQueries=true");
                  Connection b = proxy.mysql("st", "sslMode=DISABLED&allowMultiQueries=true")) {
-                run(a, narrowing);
+                for (String statement : narrowing.split("\\|")) {
+                    run(a, statement);
+                }
                 assertSqlModeFollowsEachSession(a, b);
             }
             try (Connection a = proxy.mariadb("st", "allowMultiQueries=true");
                  Connection b = proxy.mariadb("st", "allowMultiQueries=true")) {
-                run(a, narrowing);
+                for (String statement : narrowing.split("\\|")) {
+                    run(a, statement);
+                }
                 assertSqlModeFollowsEachSession(a, b);
             }
         }

@@ -119,6 +119,14 @@ public final class BackendConnection {
     }
 
     /**
+     * Turns Shardgate's own session tracking back on after a client's statement changed it (a
+     * client may narrow or switch off {@code session_track_*}; Shardgate must keep seeing every change).
+     */
+    public CompletableFuture<Void> restoreTracking() {
+        return enableTracking();
+    }
+
+    /**
      * COM_RESET_CONNECTION, then tracking again: the connection is back to the server's defaults,
      * with no user variables, temporary tables, locks or prepared statements.
      */

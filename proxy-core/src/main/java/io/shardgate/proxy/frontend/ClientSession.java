@@ -46,6 +46,7 @@ final class ClientSession {
     private String nextTransaction;
     private boolean nextTransactionReadOnly;
     private boolean allowBlockingDdl;
+    private TrackingChange trackingChange;
     private volatile BackendConnection backend;
 
     ClientSession(long connectionId, Channel channel, String user, String host, long capabilities, String schema,
@@ -80,6 +81,16 @@ final class ClientSession {
         nextTransaction = null;
         nextTransactionReadOnly = false;
         allowBlockingDdl = false;
+        trackingChange = null;
+    }
+
+    /** The running command changes the session tracking of its connection (see {@link TrackingChange}); null when not. */
+    TrackingChange trackingChange() {
+        return trackingChange;
+    }
+
+    void trackingChange(TrackingChange change) {
+        this.trackingChange = change;
     }
 
     /** SET SESSION shardgate_allow_blocking_ddl = ON: ALTERs that block writes are let through. */

@@ -364,6 +364,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                         packet = MySqlPacket.command(Command.QUERY, sql);
                     }
                 }
+                session.trackingChange(TrackingChange.of(sql));
                 if (sharded != null && shardedQuery(packet, sql, classification, ddlStatements)) {
                     return;
                 }
@@ -646,6 +647,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         if (command == Command.STMT_SEND_LONG_DATA) {
             session.longData().add(statement.id());
         }
+        session.trackingChange(command == Command.STMT_EXECUTE ? TrackingChange.of(statement.sql()) : null);
         forward(packet, new Pending(command, statement.classification(), statement,
                 command != Command.STMT_FETCH && statement.classification().effects().readsLastInsertId(), 0, null));
     }
