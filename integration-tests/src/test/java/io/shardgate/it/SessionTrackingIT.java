@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -64,6 +65,7 @@ class SessionTrackingIT {
         // The connection still reports every variable to the proxy, whatever the sessions asked for.
         assertThat(one(other, "SELECT @@session.session_track_system_variables")).isEqualTo("*");
         assertThat(one(other, "SELECT CONCAT(@@session.session_track_schema, @@session.session_track_state_change)")).isEqualTo("ONON");
+        assertThat(one(other, "SELECT @@session.session_track_transaction_info")).isEqualTo("OFF");
     }
 
     @Test
@@ -71,6 +73,18 @@ class SessionTrackingIT {
         // Both sessions through the same driver and options: the pool keeps one connection per response shape.
         try (Connection narrowing = proxy.mariadb("st", ""); Connection other = proxy.mariadb("st", "")) {
             assertSqlModeFollowsEachSession(narrowing, other);
+        }
+    }
+
+    @Test
+    void preparedSetOfTheTrackingLosesNoSetting() throws Exception {
+        try (Connection a = proxy.mariadb("st", "useServerPrepStmts=true"); Connection b = proxy.mariadb("st", "")) {
+            try (PreparedStatement narrowing = a.prepareStatement(
+                    "SET session_track_system_variables = ?, session_track_state_change = OFF")) {
+                narrowing.setString(1, "");
+                narrowing.execute();
+            }
+            assertSqlModeFollowsEachSession(a, b);
         }
     }
 

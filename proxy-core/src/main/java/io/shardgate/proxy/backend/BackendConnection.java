@@ -123,7 +123,11 @@ public final class BackendConnection {
      * client may narrow or switch off {@code session_track_*}; Shardgate must keep seeing every change).
      */
     public CompletableFuture<Void> restoreTracking() {
-        return enableTracking();
+        if (!tracksSession()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        // Also the transaction-state tracking a client may have turned on: back to what a new connection has.
+        return run(Command.QUERY, TRACKING + ", session_track_transaction_info=DEFAULT");
     }
 
     /**
