@@ -76,6 +76,19 @@ class SessionTrackingIT {
         }
     }
 
+    /** Shardgate's own queries on a connection (reading user variables back) must not obey the client's sql_select_limit. */
+    @Test
+    void aClientsSelectLimitDoesNotHideUserVariablesFromShardgate() throws Exception {
+        try (Connection a = proxy.mariadb("st", ""); Connection b = proxy.mariadb("st", "")) {
+            run(a, "SET sql_select_limit = 0");
+            run(a, "SET @v = 5");
+            run(a, "SET sql_select_limit = DEFAULT");
+            run(b, "SET @v = 6");
+            assertThat(one(b, "SELECT @v")).isEqualTo("6");
+            assertThat(one(a, "SELECT @v")).isEqualTo("5");
+        }
+    }
+
     @Test
     void preparedSetOfTheTrackingLosesNoSetting() throws Exception {
         try (Connection a = proxy.mariadb("st", "useServerPrepStmts=true"); Connection b = proxy.mariadb("st", "")) {

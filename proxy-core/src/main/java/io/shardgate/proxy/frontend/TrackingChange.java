@@ -194,6 +194,6 @@ record TrackingChange(boolean onlySet, List<String> assigned) {
         for (int i = 0; i < assigned.size(); i++) {
             sql.append(i == 0 ? "" : ", ").append("@@SESSION.").append(assigned.get(i));
         }
-        return sql.toString();
+        return sql.append(" LIMIT 1").toString(); // the session's sql_select_limit does not apply to an explicit LIMIT
     }
 }

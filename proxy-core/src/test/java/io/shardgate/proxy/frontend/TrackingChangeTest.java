@@ -21,7 +21,7 @@ class TrackingChangeTest {
         assertThat(change.assigned()).containsExactly("sql_mode", "character_set_client", "character_set_connection",
                 "character_set_results", "collation_connection");
         assertThat(change.readBackQuery()).isEqualTo("SELECT @@SESSION.sql_mode, @@SESSION.character_set_client, "
-                + "@@SESSION.character_set_connection, @@SESSION.character_set_results, @@SESSION.collation_connection");
+                + "@@SESSION.character_set_connection, @@SESSION.character_set_results, @@SESSION.collation_connection LIMIT 1");
     }
 
     @Test
