@@ -109,7 +109,8 @@ final class SessionChanges {
             session.pins().add(SessionPin.TEMPORARY_TABLES);
         }
         // A SET of the tracking itself flags a state change; what it changed besides is read back (CommandRouter).
-        boolean explained = reported || (session.trackingChange() != null && session.trackingChange().onlySet()) || !effects.userVariables().isEmpty() || effects.sqlPreparedStatement()
+        boolean trackingSet = session.trackingChange() != null && session.trackingChange().onlySet();
+        boolean explained = reported || trackingSet || !effects.userVariables().isEmpty() || effects.sqlPreparedStatement()
                 || classification.temporaryTable() != TemporaryTable.NONE;
         if (flagged && !explained) {
             session.pins().add(SessionPin.UNTRACKED_STATE);
