@@ -119,6 +119,18 @@ public final class BackendConnection {
     }
 
     /**
+     * Turns Shardgate's own session tracking back on after a client's statement changed it (a
+     * client may narrow or switch off {@code session_track_*}; Shardgate must keep seeing every change).
+     */
+    public CompletableFuture<Void> restoreTracking() {
+        if (!tracksSession()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        // Also the transaction-state tracking a client may have turned on: back to what a new connection has.
+        return run(Command.QUERY, TRACKING + ", session_track_transaction_info=DEFAULT");
+    }
+
+    /**
      * COM_RESET_CONNECTION, then tracking again: the connection is back to the server's defaults,
      * with no user variables, temporary tables, locks or prepared statements.
      */

@@ -49,6 +49,7 @@ final class ClientSession {
     private String nextTransaction;
     private boolean nextTransactionReadOnly;
     private boolean allowBlockingDdl;
+    private TrackingChange trackingChange;
     private volatile BackendConnection backend;
     /** {@link #clientCharset()} of the system variables {@code charsetOf}: read again only when they change. */
     private SessionVariables charsetOf;
@@ -88,6 +89,16 @@ final class ClientSession {
         nextTransactionReadOnly = false;
         allowBlockingDdl = false;
         backendNoBackslashEscapes = false;
+        trackingChange = null;
+    }
+
+    /** The running command changes the session tracking of its connection (see {@link TrackingChange}); null when not. */
+    TrackingChange trackingChange() {
+        return trackingChange;
+    }
+
+    void trackingChange(TrackingChange change) {
+        this.trackingChange = change;
     }
 
     /** SET SESSION shardgate_allow_blocking_ddl = ON: ALTERs that block writes are let through. */

@@ -6,6 +6,8 @@ import io.shardgate.proxy.backend.BackendPool;
 import io.shardgate.proxy.error.ErrorCode;
 import io.shardgate.proxy.protocol.Command;
 import io.shardgate.proxy.session.SessionPin;
+import io.shardgate.proxy.session.SessionVariables;
+import io.shardgate.proxy.session.SettingsSync;
 import io.shardgate.proxy.session.UserVariableCapture;
 
 import io.shardgate.proxy.protocol.ServerStatus;
@@ -149,9 +151,63 @@ final class CommandRouter {
      */
     CompletableFuture<Void> commandFinished(ClientSession session) {
         BackendConnection connection = session.backend();
+        TrackingChange tracking = session.trackingChange();
+        session.trackingChange(null);
         if (connection == null) {
             return CompletableFuture.completedFuture(null);
         }
+        if (tracking != null && connection.isOpen()) {
+            return restoreTracking(session, connection, tracking).thenCompose(ok -> afterCommand(session, connection));
+        }
+        return afterCommand(session, connection);
+    }
+
+    /**
+     * The command changed the connection's session tracking (a client may narrow or switch off
+     * {@code session_track_*}; MariaDB Connector/J narrows it right after connecting): Shardgate's
+     * own tracking goes back on before anything else runs on the connection, so the server reports
+     * every later change again and the connection never reaches another session narrowed. What the
+     * statement changed besides may have gone unreported, so those variables are read back; when the
+     * statement was more than SETs (or the change came from where Shardgate cannot read it), the
+     * session keeps the connection for good and it is reset afterwards. The client's own value of
+     * the tracking variables is not kept: {@code SELECT @@session_track_system_variables} answers
+     * Shardgate's {@code *} (docs/architecture.md).
+     */
+    private CompletableFuture<Void> restoreTracking(ClientSession session, BackendConnection connection, TrackingChange tracking) {
+        CompletableFuture<Void> restored = connection.restoreTracking();
+        CompletableFuture<Void> readBack;
+        if (!tracking.onlySet() || tracking.assigned().isEmpty()) {
+            readBack = restored;
+        } else {
+            readBack = restored.thenCompose(ok -> connection.query(tracking.readBackQuery())).thenAccept(result -> {
+                if (result.rows().size() != 1 || result.rows().get(0).size() != tracking.assigned().size()) {
+                    throw new IllegalStateException("reading back " + tracking.assigned() + " returned " + result.rows().size() + " rows");
+                }
+                SessionVariables system = session.settings().system();
+                for (int i = 0; i < tracking.assigned().size(); i++) {
+                    String name = tracking.assigned().get(i);
+                    byte[] value = result.rows().get(0).get(i);
+                    if (SettingsSync.replayed(name)) {
+                        system = system.with(name, value == null ? "" : new String(value, java.nio.charset.StandardCharsets.UTF_8));
+                    }
+                }
+                session.settings(session.settings().withSystem(system));
+            });
+        }
+        return readBack.handle((ok, error) -> {
+            if (error != null || !tracking.onlySet()) {
+                if (error != null) {
+                    LOG.log(System.Logger.Level.WARNING, "connection " + session.connectionId()
+                            + ": cannot restore session tracking on its backend connection, keeping it", error);
+                }
+                session.pins().add(SessionPin.UNTRACKED_STATE);
+                connection.markUntracked();
+            }
+            return null;
+        });
+    }
+
+    private CompletableFuture<Void> afterCommand(ClientSession session, BackendConnection connection) {
         connection.settings(session.settings());
         connection.lastInsertId(session.lastInsertId());
         for (SessionPin pin : session.pins()) {

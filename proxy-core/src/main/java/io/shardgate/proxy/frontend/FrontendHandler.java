@@ -424,6 +424,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                         packet = MySqlPacket.command(Command.QUERY, edited);
                     }
                 }
+                session.trackingChange(TrackingChange.of(sql));
                 if (sharded != null && shardedQuery(packet, raw, sql, classification, ddlStatements)) {
                     return;
                 }
@@ -766,6 +767,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         if (command == Command.STMT_SEND_LONG_DATA) {
             session.longData().add(statement.id());
         }
+        session.trackingChange(command == Command.STMT_EXECUTE ? TrackingChange.of(statement.sql()) : null);
         forward(packet, new Pending(command, statement.classification(), statement,
                 command != Command.STMT_FETCH && statement.classification().effects().readsLastInsertId(), 0, null));
     }

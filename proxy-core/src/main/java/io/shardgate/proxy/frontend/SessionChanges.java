@@ -39,6 +39,10 @@ final class SessionChanges {
                         case "last_gtid" -> session.lastGtid(variable.value());
                         case "last_insert_id" -> session.lastInsertId(parseUnsigned(variable.value()));
                         default -> {
+                            if (TrackingChange.isTrackingVariable(variable.name()) && session.trackingChange() == null) {
+                                // Not from a statement Shardgate read (a procedure, a prepared SET): restore, and keep the connection.
+                                session.trackingChange(TrackingChange.UNKNOWN);
+                            }
                             if (SettingsSync.replayed(variable.name())) {
                                 system = system.with(variable.name(), variable.value());
                             }
@@ -63,7 +67,7 @@ final class SessionChanges {
             session.pins().add(SessionPin.NEXT_STATEMENT);
         }
         if (classification == null) {
-            if (flagged && !reported) {
+            if (flagged && !reported && session.trackingChange() == null) {
                 session.pins().add(SessionPin.UNTRACKED_STATE);
             }
             if (pinnedForFoundRows) {
@@ -104,7 +108,9 @@ final class SessionChanges {
         } else {
             session.pins().add(SessionPin.TEMPORARY_TABLES);
         }
-        boolean explained = reported || !effects.userVariables().isEmpty() || effects.sqlPreparedStatement()
+        // A SET of the tracking itself flags a state change; what it changed besides is read back (CommandRouter).
+        boolean trackingSet = session.trackingChange() != null && session.trackingChange().onlySet();
+        boolean explained = reported || trackingSet || !effects.userVariables().isEmpty() || effects.sqlPreparedStatement()
                 || classification.temporaryTable() != TemporaryTable.NONE;
         if (flagged && !explained) {
             session.pins().add(SessionPin.UNTRACKED_STATE);

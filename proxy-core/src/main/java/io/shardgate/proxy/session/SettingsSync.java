@@ -32,7 +32,8 @@ public final class SettingsSync {
 
     /** Whether a system variable reported by the server is part of the session's replayable settings. */
     public static boolean replayed(String variable) {
-        return !NOT_REPLAYED.contains(variable);
+        // Every session_track_* (MySQL's session_track_gtids too) belongs to Shardgate: a client's value is never replayed.
+        return !NOT_REPLAYED.contains(variable) && !variable.regionMatches(true, 0, "session_track_", 0, 14);
     }
 
     /** The SET statement, or empty when the connection already has the session's settings. */

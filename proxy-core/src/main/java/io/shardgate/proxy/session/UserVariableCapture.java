@@ -32,7 +32,8 @@ public final class UserVariableCapture {
             sql.append(variable).append(", HEX(").append(variable).append("), CHARSET(").append(variable)
                     .append("), COLLATION(").append(variable).append(')');
         }
-        return sql.toString();
+        // An explicit LIMIT: the session's own sql_select_limit (0, say) must not hide the row.
+        return sql.append(" LIMIT 1").toString();
     }
 
     /** Name to literal, in the order of {@code names}; "NULL" for an unset variable. */

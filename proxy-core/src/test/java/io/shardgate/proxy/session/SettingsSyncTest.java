@@ -43,6 +43,9 @@ class SettingsSyncTest {
     void readOnlyAndShardgatesOwnVariablesAreNeverReplayed() {
         assertThat(SettingsSync.replayed("last_gtid")).isFalse();
         assertThat(SettingsSync.replayed("session_track_system_variables")).isFalse();
+        // Every session_track_* is Shardgate's: a client's value never reaches another connection.
+        assertThat(SettingsSync.replayed("session_track_gtids")).isFalse();
+        assertThat(SettingsSync.replayed("session_track_transaction_info")).isFalse();
         assertThat(SettingsSync.replayed("time_zone")).isTrue();
     }
 }

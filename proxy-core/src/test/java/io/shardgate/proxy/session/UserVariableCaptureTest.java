@@ -17,7 +17,7 @@ class UserVariableCaptureTest {
     @Test
     void queryReadsValueHexCharsetAndCollationOfEach() {
         assertThat(UserVariableCapture.query(List.of("a", "b c"))).isEqualTo(
-                "SELECT @`a`, HEX(@`a`), CHARSET(@`a`), COLLATION(@`a`), @`b c`, HEX(@`b c`), CHARSET(@`b c`), COLLATION(@`b c`)");
+                "SELECT @`a`, HEX(@`a`), CHARSET(@`a`), COLLATION(@`a`), @`b c`, HEX(@`b c`), CHARSET(@`b c`), COLLATION(@`b c`) LIMIT 1");
     }
 
     private static byte[] b(String s) {
