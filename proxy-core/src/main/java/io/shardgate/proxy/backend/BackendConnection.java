@@ -432,6 +432,10 @@ public final class BackendConnection {
             current.packet(packet);
             if (done) {
                 sink = null;
+                // A sink may have paused reading for a slow client; with its response complete
+                // there is nothing left to hold back, and a paused connection must never reach
+                // the pool (its next command's answer would never be read).
+                ctx.channel().config().setAutoRead(true);
                 current.complete(tracker.lastStatus(), tracker.endedWithError());
             }
         }

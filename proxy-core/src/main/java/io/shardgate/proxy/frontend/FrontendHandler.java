@@ -83,6 +83,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private ScheduledFuture<?> handshakeTimeout;
     private boolean busy;
     private boolean responseStarted;
+    /** The backend connection whose reads wait for the client's socket to drain; null when none. */
+    private volatile BackendConnection paused;
     /** The session's sharded commands, in a sharded deployment; null otherwise. */
     private ShardedCommands sharded;
 
@@ -923,7 +925,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             context.metrics().bytesOut(packet.payload().readableBytes() + 4L);
             ctx.write(packet, ctx.voidPromise());
             if (!ctx.channel().isWritable()) {
-                backend.autoRead(false);
+                pause(backend);
             }
         }
 
@@ -965,6 +967,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         public void complete(int status, boolean error) {
             int warnings = backend.lastWarnings();
             onLoop(() -> {
+                if (paused == backend) {
+                    paused = null; // the connection resumed reading itself at the response's end
+                }
                 if (retry != null) {
                     retry.release();
                 }
@@ -1101,11 +1106,36 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /**
+     * Stops reading {@code backend} until the client's socket takes writes again. This runs on the
+     * backend's event loop while {@link #channelWritabilityChanged} runs on the client's: the client
+     * may have drained between the caller's check and the pause, and its writability event, already
+     * run, would never resume the backend (a response stuck half way). So the pause is recorded
+     * first and writability checked again after it.
+     */
+    private void pause(BackendConnection backend) {
+        paused = backend;
+        backend.autoRead(false);
+        if (ctx.channel().isWritable()) {
+            resume();
+        }
+    }
+
+    /** Resumes the backend {@link #pause} stopped, whichever session or command holds it now. */
+    private void resume() {
+        BackendConnection backend = paused;
+        if (backend != null) {
+            paused = null;
+            backend.autoRead(true);
+        }
+    }
+
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        BackendConnection backend = session == null ? null : session.backend();
-        if (backend != null && ctx.channel().isWritable()) {
-            backend.autoRead(true);
+        if (ctx.channel().isWritable()) {
+            // Not session.backend(): the session may have let go of the paused connection already
+            // (the response ended in the same read), and it must not stay paused in the pool.
+            resume();
         }
         if (sharded != null) {
             sharded.out().writabilityChanged();
