@@ -308,6 +308,11 @@ public final class BackendConnection {
         return channel;
     }
 
+    /** False while reading is paused for a slow client ({@link #autoRead}). */
+    public boolean isReading() {
+        return channel.config().isAutoRead();
+    }
+
     /** Stops or resumes reading from the backend (backpressure from a slow client). */
     public void autoRead(boolean on) {
         channel.config().setAutoRead(on);

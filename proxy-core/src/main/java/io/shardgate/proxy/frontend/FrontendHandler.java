@@ -1036,6 +1036,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             LOG.log(System.Logger.Level.WARNING, "connection " + connectionId + ": backend " + backend.target()
                     + " failed during " + pending.command() + (responseStarted ? " after part of the response was sent" : ""), cause);
             ctx.executor().execute(() -> {
+                if (paused == backend) {
+                    paused = null;
+                }
                 if (session == null) {
                     if (retry != null) {
                         retry.release();
@@ -1109,33 +1112,27 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     /**
      * Stops reading {@code backend} until the client's socket takes writes again. This runs on the
      * backend's event loop while {@link #channelWritabilityChanged} runs on the client's: the client
-     * may have drained between the caller's check and the pause, and its writability event, already
-     * run, would never resume the backend (a response stuck half way). So the pause is recorded
-     * first and writability checked again after it.
+     * may drain between the caller's check and the pause, and its writability event, already run,
+     * would then never resume the backend (a response stuck half way). So the pause is recorded
+     * first and writability checked again after it. {@link #paused} stays set until the response
+     * completes: every writability event until then resumes it, and a spurious resume only lets
+     * a few more packets queue.
      */
     private void pause(BackendConnection backend) {
         paused = backend;
         backend.autoRead(false);
         if (ctx.channel().isWritable()) {
-            resume();
-        }
-    }
-
-    /** Resumes the backend {@link #pause} stopped, whichever session or command holds it now. */
-    private void resume() {
-        BackendConnection backend = paused;
-        if (backend != null) {
-            paused = null;
             backend.autoRead(true);
         }
     }
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (ctx.channel().isWritable()) {
+        BackendConnection backend = paused;
+        if (backend != null && ctx.channel().isWritable()) {
             // Not session.backend(): the session may have let go of the paused connection already
-            // (the response ended in the same read), and it must not stay paused in the pool.
-            resume();
+            // (the response ended in the same read).
+            backend.autoRead(true);
         }
         if (sharded != null) {
             sharded.out().writabilityChanged();
