@@ -1196,6 +1196,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             LOG.log(System.Logger.Level.DEBUG, "connection " + connectionId + ": " + cause);
         }
         int sequence = state == State.COMMAND ? 1 : 2;
+        if (cause instanceof io.shardgate.proxy.protocol.PacketDecoder.PacketTooLargeException tooLarge) {
+            // A split packet over the limit: the client has sent pieces 0..n and waits for n + 1.
+            sequence = tooLarge.sequenceId() + 1;
+        }
         if (translation.closeConnection()) {
             sendErrorAndClose(sequence, translation.packet());
         } else {
