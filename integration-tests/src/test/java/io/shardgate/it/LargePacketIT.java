@@ -18,9 +18,16 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,8 +52,6 @@ class LargePacketIT {
 
     private ProxyFixture proxy;
     private Path dir;
-    private Path insertRow;
-    private Path selectRow;
     private Path selectOne;
     private Path bigStatement;
     private String row;
@@ -71,8 +76,6 @@ class LargePacketIT {
         // No derived table: the server would materialise 20 MB in a temporary file for it.
         statement = "SELECT SHA2('" + literal + "', 256)";
         statementAnswer = sha256(literal.getBytes(StandardCharsets.US_ASCII));
-        insertRow = write("insert.sql", "REPLACE INTO big (id, b) VALUES (1, '" + row + "')");
-        selectRow = write("select.sql", "SELECT b FROM big WHERE id = 1");
         selectOne = write("select1.sql", "SELECT 1");
         bigStatement = write("statement.sql", statement);
     }
@@ -91,40 +94,61 @@ class LargePacketIT {
         }
     }
 
+    /**
+     * The six client setups, three at a time (a round keeps about one core busy, and this also
+     * runs relays on both event loops at once); each writes and reads its own row.
+     */
     @Test
-    void pyMySqlRowsAndStatements() throws Exception {
-        Cli.Result result = python("pymysql_client.py", ROUNDS, "--digest", "--query-file", insertRow.toString(),
-                "--query-file", selectRow.toString(), "--query-file", selectOne.toString(),
-                "--query-file", bigStatement.toString(), "--query-file", selectOne.toString());
-        assertRounds(result, digestedStatementAnswer());
+    void fiftyMegabyteRowsAndTwentyMegabyteStatementsTwentyTimesThroughEveryClient() throws Exception {
+        Map<String, Callable<Void>> setups = new LinkedHashMap<>();
+        setups.put("PyMySQL", () -> roundsThroughPython("pymysql_client.py", 1));
+        setups.put("zstd_client.py (zstd)", () -> roundsThroughPython("zstd_client.py", 2));
+        setups.put("MariaDB Connector/J", () -> roundsThroughJdbc(() -> proxy.mariadb("large", TIMEOUTS), 3));
+        setups.put("MariaDB Connector/J, zlib",
+                () -> roundsThroughJdbc(() -> proxy.mariadb("large", TIMEOUTS + "&useCompression=true"), 4));
+        setups.put("MySQL Connector/J", () -> roundsThroughJdbc(() -> proxy.mysql("large", TIMEOUTS + "&sslMode=DISABLED"), 5));
+        setups.put("MySQL Connector/J, zlib", () -> roundsThroughJdbc(
+                () -> proxy.mysql("large", TIMEOUTS + "&sslMode=DISABLED&useCompression=true"), 6));
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        try {
+            Map<String, Future<Void>> running = new LinkedHashMap<>();
+            setups.forEach((name, setup) -> running.put(name, pool.submit(setup)));
+            Map<String, Throwable> failed = new LinkedHashMap<>();
+            for (Map.Entry<String, Future<Void>> entry : running.entrySet()) {
+                try {
+                    entry.getValue().get(15, TimeUnit.MINUTES);
+                } catch (ExecutionException e) {
+                    failed.put(entry.getKey(), e.getCause());
+                }
+            }
+            if (!failed.isEmpty()) {
+                AssertionError error = new AssertionError("failed through " + failed.keySet());
+                failed.values().forEach(error::addSuppressed);
+                throw error;
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
-    @Test
-    void zstdRowsAndStatements() throws Exception {
-        Cli.Result result = python("zstd_client.py", ROUNDS, "--digest", "--query-file", insertRow.toString(),
-                "--query-file", selectRow.toString(), "--query-file", selectOne.toString(),
-                "--query-file", bigStatement.toString(), "--query-file", selectOne.toString());
-        assertRounds(result, digestedStatementAnswer());
-    }
-
-    @Test
-    void mariadbConnectorJ() throws Exception {
-        roundsThroughJdbc(() -> proxy.mariadb("large", TIMEOUTS));
-    }
-
-    @Test
-    void mariadbConnectorJCompressed() throws Exception {
-        roundsThroughJdbc(() -> proxy.mariadb("large", TIMEOUTS + "&useCompression=true"));
-    }
-
-    @Test
-    void mysqlConnectorJ() throws Exception {
-        roundsThroughJdbc(() -> proxy.mysql("large", TIMEOUTS + "&sslMode=DISABLED"));
-    }
-
-    @Test
-    void mysqlConnectorJCompressed() throws Exception {
-        roundsThroughJdbc(() -> proxy.mysql("large", TIMEOUTS + "&sslMode=DISABLED&useCompression=true"));
+    /** ROUNDS times on one connection of a Python client, row {@code id}: the same steps as {@link #roundsThroughJdbc}. */
+    private Void roundsThroughPython(String script, int id) throws Exception {
+        Path insert = write("insert-" + id + ".sql", "REPLACE INTO big (id, b) VALUES (" + id + ", '" + row + "')");
+        Path select = write("select-" + id + ".sql", "SELECT b FROM big WHERE id = " + id);
+        Cli.Result result = python(script, ROUNDS, "--digest", "--query-file", insert.toString(),
+                "--query-file", selectOne.toString(), "--query-file", select.toString(),
+                "--query-file", selectOne.toString(), "--query-file", bigStatement.toString(),
+                "--query-file", selectOne.toString());
+        assertThat(result.status()).as("%s: %s", script, result.stderr()).isZero();
+        String round = String.join("\n", ONE, rowDigest, ONE, digest(statementAnswer), ONE) + "\n";
+        List<String> lines = result.stdout().lines().toList();
+        for (int i = 0; i < ROUNDS; i++) {
+            assertThat(lines.size()).as("%s: lines printed by round %d", script, i).isGreaterThanOrEqualTo(5 * i + 5);
+            assertThat(String.join("\n", lines.subList(5 * i, 5 * i + 5)) + "\n").as("%s, round %d", script, i)
+                    .isEqualTo(round);
+        }
+        assertThat(lines).hasSize(5 * ROUNDS);
+        return null;
     }
 
     /** The first shape that hung: a 1 MB value echoed over zlib (4 hangs in 15 before the fix). */
@@ -222,26 +246,28 @@ class LargePacketIT {
         Connection open() throws SQLException;
     }
 
-    /** ROUNDS times on one connection: write the row, read it back, the big statement, SELECT 1 after each. */
-    private void roundsThroughJdbc(Opener opener) throws Exception {
+    /** ROUNDS times on one connection, row {@code id}: write the row, read it back, the big statement, SELECT 1 after each. */
+    private Void roundsThroughJdbc(Opener opener, int id) throws Exception {
         try (Connection c = opener.open(); Statement s = c.createStatement()) {
+            String name = c.getMetaData().getDriverName() + " " + c.getMetaData().getURL();
             for (int i = 0; i < ROUNDS; i++) {
-                assertThat(s.executeUpdate("REPLACE INTO big (id, b) VALUES (1, '" + row + "')")).as("round %d", i)
-                        .isPositive();
+                assertThat(s.executeUpdate("REPLACE INTO big (id, b) VALUES (" + id + ", '" + row + "')"))
+                        .as("%s, round %d", name, i).isPositive();
                 assertSelectOne(s);
-                try (ResultSet rows = s.executeQuery("SELECT b FROM big WHERE id = 1")) {
+                try (ResultSet rows = s.executeQuery("SELECT b FROM big WHERE id = " + id)) {
                     assertThat(rows.next()).isTrue();
                     byte[] back = rows.getBytes(1);
-                    assertThat(back.length + ":" + sha256(back)).as("round %d", i).isEqualTo(rowDigest);
+                    assertThat(back.length + ":" + sha256(back)).as("%s, round %d", name, i).isEqualTo(rowDigest);
                 }
                 assertSelectOne(s);
                 try (ResultSet rows = s.executeQuery(statement)) {
                     assertThat(rows.next()).isTrue();
-                    assertThat(rows.getString(1)).as("round %d", i).isEqualTo(statementAnswer);
+                    assertThat(rows.getString(1)).as("%s, round %d", name, i).isEqualTo(statementAnswer);
                 }
                 assertSelectOne(s);
             }
         }
+        return null;
     }
 
     private static void assertSelectOne(Statement s) throws SQLException {
@@ -253,21 +279,6 @@ class LargePacketIT {
 
     /** What the Python clients print for SELECT 1 with --digest. */
     private static final String ONE = "1:" + sha256(new byte[] {'1'});
-
-    private String digestedStatementAnswer() {
-        return digest(statementAnswer);
-    }
-
-    /** Each round's output: the row (digested), SELECT 1, the statement's answer (digested), SELECT 1. */
-    private void assertRounds(Cli.Result result, String statementLine) {
-        assertThat(result.status()).as(result.stderr()).isZero();
-        String round = rowDigest + "\n" + ONE + "\n" + statementLine + "\n" + ONE + "\n";
-        List<String> lines = result.stdout().lines().toList();
-        assertThat(lines).hasSize(4 * ROUNDS);
-        for (int i = 0; i < ROUNDS; i++) {
-            assertThat(String.join("\n", lines.subList(4 * i, 4 * i + 4)) + "\n").as("round %d", i).isEqualTo(round);
-        }
-    }
 
     private Cli.Result python(String script, int repeat, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of("/usr/bin/python3", script(script).toString(),
