@@ -147,9 +147,10 @@ def ok_status(payload):
 
 
 class Connection:
-    def __init__(self, sock, trace=False):
+    def __init__(self, sock, trace=False, digest=False):
         self.sock = sock
         self.trace = trace
+        self.digest = digest  # print values as <length>:<sha256> instead of their bytes
         self.compressed = False
         self.algorithm = None
         self.compress_level = None
@@ -393,7 +394,12 @@ class Connection:
             values = []
             for _ in range(column_count):
                 value = r.lenenc_string()
-                values.append(b"NULL" if value is None else value)
+                if value is None:
+                    values.append(b"NULL")
+                elif self.digest:
+                    values.append(b"%d:%s" % (len(value), hashlib.sha256(value).hexdigest().encode("ascii")))
+                else:
+                    values.append(value)
             out.write(b"\t".join(values) + b"\n")
 
     def quit(self):
@@ -421,6 +427,10 @@ def main(argv=None):
     parser.add_argument("--auth-plugin", default=NATIVE_PASSWORD.decode(),
                         help="plugin named in the handshake response; any other than mysql_native_password "
                              "sends no auth data, to exercise the auth switch")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N",
+                        help="run the whole list of queries N times in a row on the one connection")
+    parser.add_argument("--digest", action="store_true",
+                        help="print each value as <length>:<sha256 hex> instead of its bytes (for large values)")
     parser.add_argument("--timeout", type=float, default=30.0, help="socket timeout in seconds")
     parser.add_argument("--trace", action="store_true", help="print every compressed frame header to stderr")
     args = parser.parse_args(argv)
@@ -445,14 +455,15 @@ def main(argv=None):
     except OSError as e:
         print("cannot connect to %s:%d: %s" % (args.host, args.port, e), file=sys.stderr)
         return 2
-    connection = Connection(sock, trace=args.trace)
+    connection = Connection(sock, trace=args.trace, digest=args.digest)
     try:
         connection.connect(args.user.encode("utf-8"), args.password.encode("utf-8"),
                            args.database.encode("utf-8") if args.database else None,
                            algorithm, level, args.split_frames, args.auth_plugin.encode("ascii"))
-        for sql in queries:
-            connection.query(sql, out)
-            out.flush()
+        for _ in range(args.repeat):
+            for sql in queries:
+                connection.query(sql, out)
+                out.flush()
         connection.quit()
         return 0
     except ServerError as e:

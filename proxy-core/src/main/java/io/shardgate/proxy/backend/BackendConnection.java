@@ -329,6 +329,11 @@ public final class BackendConnection {
         return channel;
     }
 
+    /** False while reading is paused for a slow client ({@link #autoRead}). */
+    public boolean isReading() {
+        return channel.config().isAutoRead();
+    }
+
     /** Stops or resumes reading from the backend (backpressure from a slow client). */
     public void autoRead(boolean on) {
         channel.config().setAutoRead(on);
@@ -453,6 +458,10 @@ public final class BackendConnection {
             current.packet(packet);
             if (done) {
                 sink = null;
+                // A sink may have paused reading for a slow client; with its response complete
+                // there is nothing left to hold back, and a paused connection must never reach
+                // the pool (its next command's answer would never be read).
+                ctx.channel().config().setAutoRead(true);
                 current.complete(tracker.lastStatus(), tracker.endedWithError());
             }
         }

@@ -139,7 +139,9 @@ public final class BackendPool {
      */
     public void release(BackendConnection connection) {
         inUse.decrementAndGet();
-        if (!connection.isOpen() || connection.isBusy()) {
+        if (!connection.isOpen() || connection.isBusy() || !connection.isReading()) {
+            // Mid-response, or paused with a response possibly unread: its protocol state is
+            // unknown, and the next command's answer could never arrive. Close it.
             closed(connection);
             return;
         }

@@ -82,6 +82,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private ScheduledFuture<?> handshakeTimeout;
     private boolean busy;
     private boolean responseStarted;
+    /** The backend connection whose reads wait for the client's socket to drain; null when none. */
+    private volatile BackendConnection paused;
     /** The session's sharded commands, in a sharded deployment; null otherwise. */
     private ShardedCommands sharded;
 
@@ -1077,7 +1079,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             context.metrics().bytesOut(packet.payload().readableBytes() + 4L);
             ctx.write(packet, ctx.voidPromise());
             if (!ctx.channel().isWritable()) {
-                backend.autoRead(false);
+                pause(backend);
             }
         }
 
@@ -1119,6 +1121,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         public void complete(int status, boolean error) {
             int warnings = backend.lastWarnings();
             onLoop(() -> {
+                if (paused == backend) {
+                    paused = null; // the connection resumed reading itself at the response's end
+                }
                 try {
                     completed(status, error, warnings);
                 } catch (RuntimeException | LinkageError e) {
@@ -1200,6 +1205,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             LOG.log(System.Logger.Level.WARNING, "connection " + connectionId + ": backend " + backend.target()
                     + " failed during " + pending.command() + (responseStarted ? " after part of the response was sent" : ""), cause);
             ctx.executor().execute(() -> {
+                if (paused == backend) {
+                    paused = null;
+                }
                 if (session == null) {
                     if (retry != null) {
                         retry.release();
@@ -1276,10 +1284,29 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /**
+     * Stops reading {@code backend} until the client's socket takes writes again. This runs on the
+     * backend's event loop while {@link #channelWritabilityChanged} runs on the client's: the client
+     * may drain between the caller's check and the pause, and its writability event, already run,
+     * would then never resume the backend (a response stuck half way). So the pause is recorded
+     * first and writability checked again after it. {@link #paused} stays set until the response
+     * completes: every writability event until then resumes it, and a spurious resume only lets
+     * a few more packets queue.
+     */
+    private void pause(BackendConnection backend) {
+        paused = backend;
+        backend.autoRead(false);
+        if (ctx.channel().isWritable()) {
+            backend.autoRead(true);
+        }
+    }
+
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        BackendConnection backend = session == null ? null : session.backend();
+        BackendConnection backend = paused;
         if (backend != null && ctx.channel().isWritable()) {
+            // Not session.backend(): the session may have let go of the paused connection already
+            // (the response ended in the same read).
             backend.autoRead(true);
         }
         if (sharded != null) {
@@ -1346,6 +1373,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             LOG.log(System.Logger.Level.DEBUG, "connection " + connectionId + ": " + cause);
         }
         int sequence = state == State.COMMAND ? 1 : 2;
+        if (cause instanceof io.shardgate.proxy.protocol.PacketDecoder.PacketTooLargeException tooLarge) {
+            // A split packet over the limit: the client has sent pieces 0..n and waits for n + 1.
+            sequence = tooLarge.sequenceId() + 1;
+        }
         if (translation.closeConnection()) {
             sendErrorAndClose(sequence, translation.packet());
         } else {

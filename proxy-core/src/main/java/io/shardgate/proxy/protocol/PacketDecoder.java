@@ -44,7 +44,7 @@ public final class PacketDecoder extends ByteToMessageDecoder {
                 discardJoining();
                 failed = true;
                 in.skipBytes(in.readableBytes());
-                throw new PacketTooLargeException(total, maxPacketSize);
+                throw new PacketTooLargeException(total, maxPacketSize, sequence);
             }
             if (in.readableBytes() < HEADER + length) {
                 return;
@@ -89,11 +89,21 @@ public final class PacketDecoder extends ByteToMessageDecoder {
         private static final long serialVersionUID = 1L;
         private final long length;
         private final long max;
+        private final int sequenceId;
 
-        PacketTooLargeException(long length, long max) {
+        PacketTooLargeException(long length, long max, int sequenceId) {
             super("packet length: " + length + " (expected: <= " + max + ")");
             this.length = length;
             this.max = max;
+            this.sequenceId = sequenceId;
+        }
+
+        /**
+         * The sequence id of the wire packet that went over the limit (a later piece of a split
+         * packet has a later id): the ERR that answers it takes the next one, as the client expects.
+         */
+        public int sequenceId() {
+            return sequenceId;
         }
 
         public long length() {

@@ -347,7 +347,8 @@ class PacketCodecTest {
         stream.retain(); // our own reference, to see what the decoder keeps
 
         assertThatThrownBy(() -> channel.writeInbound(stream))
-                .isInstanceOf(PacketTooLargeException.class)
+                .isInstanceOfSatisfying(PacketTooLargeException.class, e -> assertThat(e.sequenceId())
+                        .as("the id of the piece over the limit: the ERR answering it takes the next").isEqualTo(1))
                 .hasMessage("packet length: " + (max + 1) + " (expected: <= " + max + ")");
         assertThat((Object) channel.readInbound()).isNull();
         assertFalse(channel.finish());
