@@ -53,7 +53,9 @@ public final class ErrorTranslator {
 
     private static Throwable unwrap(Throwable error) {
         Throwable current = error;
-        while ((current instanceof io.netty.handler.codec.DecoderException
+        // Only Netty's plain wrapper: its subclasses (CompressedFrameException, TooLongFrameException, ...) are
+        // the answer themselves, while their causes (a DataFormatException, say) would read as a Shardgate bug.
+        while ((current.getClass() == io.netty.handler.codec.DecoderException.class
                 || current instanceof java.util.concurrent.CompletionException)
                 && current.getCause() != null) {
             current = current.getCause();

@@ -155,6 +155,11 @@ final class ShardedCommands {
                 statement.parameterTypes(decoded.types());
             }
             parameters = decoded.values();
+        } catch (io.shardgate.proxy.protocol.MalformedPacketException e) {
+            // StatementPacketCheck let the packet's shape through, so this is a value the proxy cannot read
+            // (a DECIMAL that is no number, say): the execute's arguments are wrong, the session stays usable.
+            return CompletableFuture.failedFuture(io.shardgate.proxy.error.ErrorCode.WRONG_ARGUMENTS.exception(
+                    "mysqld_stmt_execute (" + e.getMessage() + ")"));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
