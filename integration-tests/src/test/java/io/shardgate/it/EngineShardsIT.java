@@ -165,7 +165,7 @@ class EngineShardsIT {
             softly.assertThat(capabilities.path("engine").asText()).as("capabilities of %s", node).isEqualTo(engine);
             softly.assertThat(node.queryString("SELECT VERSION()")).as("server version of %s", node)
                     .startsWith(capabilities.path("server_version").asText("none"));
-            boolean innodb = node.engine() == Engine.INNODB;
+            boolean innodb = node.engine().equals(Engine.INNODB);
             softly.assertThat(capabilities.path("lock_wait_timeout_seconds").asLong()).as("probed lock wait timeout of %s", node)
                     .isEqualTo(innodb ? 7 : 3);
             softly.assertThat(capabilities.path("foreign_keys").asBoolean(!innodb)).as("foreign keys on %s", node).isEqualTo(innodb);

@@ -46,10 +46,12 @@ public final class CapabilityProbe {
         requireNonNull(backend, "backend is null");
         requireNonNull(facts, "facts is null");
         Engine engine = backend.engine();
+        StorageAdapter adapter = adapters.forEngine(engine);
         if (!facts.hasEngine(engine.serverName())) {
+            String plugin = adapter.serverOptions().get("plugin_load_add");
             throw new EngineMissingException(backend.shard(), engine, backend.address(),
-                    facts.engineSupport(engine.serverName()));
+                    facts.engineSupport(engine.serverName()), plugin == null ? "" : "plugin_load_add=" + plugin);
         }
-        return adapters.forEngine(engine).capabilities(facts);
+        return adapter.capabilities(facts);
     }
 }

@@ -11,18 +11,19 @@ public final class EngineMissingException extends RuntimeException {
     private final Engine engine;
     private final String address;
 
-    public EngineMissingException(String shard, Engine engine, String address, String support) {
+    /**
+     * @param hint how to give the server the engine, from its adapter's server options (such as
+     *             {@code plugin_load_add=ha_rocksdb}), or empty
+     */
+    public EngineMissingException(String shard, Engine engine, String address, String support, String hint) {
         super("shard " + requireNonNull(shard, "shard is null") + ": the server at "
                 + requireNonNull(address, "address is null") + " lacks the engine "
                 + requireNonNull(engine, "engine is null").serverName() + " (information_schema.ENGINES: "
-                + requireNonNull(support, "support is null") + ")" + hint(engine));
+                + requireNonNull(support, "support is null") + ")"
+                + (requireNonNull(hint, "hint is null").isEmpty() ? "" : "; load it with " + hint + " or change the shard's engine"));
         this.shard = shard;
         this.engine = engine;
         this.address = address;
-    }
-
-    private static String hint(Engine engine) {
-        return engine == Engine.ROCKSDB ? "; load it with plugin_load_add=ha_rocksdb or change the shard's engine" : "";
     }
 
     public String shard() {

@@ -1,5 +1,7 @@
 package io.shardgate.storage;
 
+import io.shardgate.storage.aria.AriaAdapter;
+import io.shardgate.storage.aria.AriaPlugin;
 import org.junit.jupiter.api.Test;
 
 import java.net.URL;
@@ -32,11 +34,40 @@ class StorageAdaptersTest {
 
     @Test
     void parsesEngineNames() {
-        assertThat(Engine.fromConfigName("InnoDB")).isEqualTo(Engine.INNODB);
-        assertThat(Engine.fromConfigName(" rocksdb ")).isEqualTo(Engine.ROCKSDB);
-        assertThatThrownBy(() -> Engine.fromConfigName("myisam"))
+        StorageAdapters adapters = StorageAdapters.load(getClass().getClassLoader());
+        assertThat(adapters.engine("InnoDB")).isEqualTo(Engine.INNODB);
+        assertThat(adapters.engine(" rocksdb ")).isEqualTo(Engine.ROCKSDB);
+        assertThatThrownBy(() -> adapters.engine("myisam"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("unknown engine 'myisam' (expected one of: innodb, rocksdb)");
-        assertThatThrownBy(() -> Engine.fromConfigName(""))
+        assertThatThrownBy(() -> adapters.engine(""))
                 .hasMessageContaining("engine is empty");
+    }
+
+    @Test
+    void aJarWithAnAdapterAddsAnEngine() {
+        StorageAdapters shipped = StorageAdapters.load(getClass().getClassLoader());
+        assertThatThrownBy(() -> shipped.engine("aria"))
+                .hasMessage("unknown engine 'aria' (expected one of: innodb, rocksdb)");
+
+        StorageAdapters withAria = StorageAdapters.load(AriaPlugin.classLoader());
+        assertThat(withAria.engines()).containsExactlyInAnyOrder(Engine.INNODB, Engine.ROCKSDB, AriaAdapter.ARIA);
+        Engine aria = withAria.engine("Aria");
+        assertThat(aria).isEqualTo(new Engine("aria", "Aria")).isNotEqualTo(Engine.INNODB);
+        assertThat(aria.serverName()).isEqualTo("Aria");
+        assertThat(withAria.forEngine(aria)).isInstanceOf(AriaAdapter.class);
+        assertThat(withAria.named("ARIA")).contains(aria);
+        assertThat(withAria.named("innobase")).contains(Engine.INNODB);
+        assertThat(withAria.named("MyISAM")).isEmpty();
+        assertThatThrownBy(() -> withAria.engine("myisam"))
+                .hasMessage("unknown engine 'myisam' (expected one of: aria, innodb, rocksdb)");
+    }
+
+    @Test
+    void engineNamesAreChecked() {
+        assertThatThrownBy(() -> new Engine("Aria", "Aria")).hasMessageContaining("lower case");
+        assertThatThrownBy(() -> new Engine("aria", " ")).hasMessageContaining("server name is empty");
+        assertThat(Engine.ROCKSDB.toString()).isEqualTo("ROCKSDB");
+        assertThat(Engine.INNODB.isNamed("INNOBASE")).isTrue();
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.shardgate.storage.Engine;
+import io.shardgate.storage.StorageAdapters;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,11 +17,24 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
+import static java.util.Objects.requireNonNull;
+
 /** Reads and validates the YAML config; every error names its key. */
 public final class ConfigLoader {
     public static final String DEFAULT_SERVER_VERSION = "10.11.19-MariaDB-shardgate";
 
     private final ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+    private final StorageAdapters adapters;
+
+    /** A loader that knows the engines of the storage adapters on this class's class path. */
+    public ConfigLoader() {
+        this(StorageAdapters.load(ConfigLoader.class.getClassLoader()));
+    }
+
+    /** A loader whose shards may name the engines of {@code adapters}. */
+    public ConfigLoader(StorageAdapters adapters) {
+        this.adapters = requireNonNull(adapters, "adapters is null");
+    }
 
     public ShardgateConfig load(Path file) {
         String text;
@@ -52,7 +66,7 @@ public final class ConfigLoader {
         String serverVersion = root.get("server_version").optionalString().orElse(DEFAULT_SERVER_VERSION);
         List<UserConfig> users = users(root.get("users"));
         ShardgateConfig.BackendUser backendUser = backendUser(root.get("backend_user"));
-        List<ShardConfig> shards = shards(root.get("shards"));
+        List<ShardConfig> shards = shards(root.get("shards"), adapters);
         return new ShardgateConfig(listen, admin, serverVersion, users, backendUser, shards,
                 limits(root.get("limits")),
                 tls(root.get("tls")),
@@ -206,7 +220,7 @@ public final class ConfigLoader {
                 node.get("password").optionalString().orElse(""));
     }
 
-    private static List<ShardConfig> shards(ConfigNode node) {
+    private static List<ShardConfig> shards(ConfigNode node, StorageAdapters adapters) {
         List<ShardConfig> shards = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (ConfigNode shard : node.elements()) {
@@ -217,7 +231,7 @@ public final class ConfigLoader {
             }
             Engine engine;
             try {
-                engine = Engine.fromConfigName(shard.get("engine").optionalString().orElse("innodb"));
+                engine = adapters.engine(shard.get("engine").optionalString().orElse("innodb"));
             } catch (IllegalArgumentException e) {
                 throw shard.get("engine").error(e.getMessage());
             }

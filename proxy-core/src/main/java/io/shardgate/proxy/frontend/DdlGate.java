@@ -38,19 +38,23 @@ final class DdlGate {
     record Outcome(String sql, ErrPacket refusal, Map<String, String> perShard) {
     }
 
-    private final DdlValidator validator = new DdlValidator();
+    private final DdlValidator validator;
     private final List<String> shards;
     private final Function<String, EngineCapabilities> capabilities;
 
-    /** A gate for DDL that goes to every one of {@code shards}: it runs on all of them or on none. */
-    DdlGate(List<String> shards, Function<String, EngineCapabilities> capabilities) {
+    /**
+     * A gate for DDL that goes to every one of {@code shards}: it runs on all of them or on none.
+     * A null {@code validator} (no engine health, so no capabilities) lets every statement through.
+     */
+    DdlGate(List<String> shards, DdlValidator validator, Function<String, EngineCapabilities> capabilities) {
+        this.validator = validator;
         this.shards = List.copyOf(shards);
         this.capabilities = capabilities;
     }
 
     /** Null when {@code sql} is not DDL this gate checks, or the shard's capabilities are unknown. */
     Outcome check(String sql, boolean allowBlockingDdl) {
-        if (!checked(sql)) {
+        if (validator == null || !checked(sql)) {
             return null;
         }
         Map<String, EngineCapabilities> engines = new LinkedHashMap<>();

@@ -38,6 +38,7 @@ import io.shardgate.router.classify.TemporaryTable;
 import io.shardgate.router.classify.TransactionKind;
 import io.shardgate.proxy.protocol.LocalResultSet;
 import io.shardgate.proxy.routing.BackendRow;
+import io.shardgate.proxy.routing.EngineHealth;
 import java.util.List;
 
 import java.net.InetSocketAddress;
@@ -92,7 +93,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         this.router = new CommandRouter(context);
         List<String> ddlShards = context.sharding().map(deployment -> deployment.schema().shardNames())
                 .orElse(List.of(context.backends().shard()));
-        this.ddlGate = new DdlGate(ddlShards,
+        this.ddlGate = new DdlGate(ddlShards, context.backends().health().map(EngineHealth::ddlValidator).orElse(null),
                 shard -> context.backends().health().map(health -> health.primaryCapabilities(shard)).orElse(null));
     }
 

@@ -14,6 +14,7 @@ import io.shardgate.storage.BackendEndpoint;
 import io.shardgate.storage.CapabilityProbe;
 import io.shardgate.storage.EngineMissingException;
 import io.shardgate.storage.StorageAdapters;
+import io.shardgate.storage.ddl.DdlValidator;
 import io.shardgate.storage.capability.EngineCapabilities;
 import io.shardgate.storage.capability.ServerFactsReader;
 import io.shardgate.storage.health.EngineMetric;
@@ -50,10 +51,17 @@ public final class EngineHealth implements AutoCloseable {
     }
 
     private final List<Backend> backends;
+    private final DdlValidator ddlValidator;
     private final ObjectMapper json = new ObjectMapper();
 
-    private EngineHealth(List<Backend> backends) {
+    private EngineHealth(List<Backend> backends, DdlValidator ddlValidator) {
         this.backends = List.copyOf(backends);
+        this.ddlValidator = ddlValidator;
+    }
+
+    /** The DDL validator for these shards, knowing the engines of the storage adapters loaded at start. */
+    public DdlValidator ddlValidator() {
+        return ddlValidator;
     }
 
     /** Probes and starts monitoring the primaries and replicas of {@code shards}. */
@@ -69,7 +77,7 @@ public final class EngineHealth implements AutoCloseable {
             backends.forEach(backend -> backend.monitor().close());
             throw e;
         }
-        return new EngineHealth(backends);
+        return new EngineHealth(backends, new DdlValidator(adapters));
     }
 
     private static void start(ShardgateConfig config, ShardConfig shard, CapabilityProbe probe, StorageAdapters adapters,

@@ -73,7 +73,7 @@ class DdlCasesOnServersIT {
             statement.execute("SET GLOBAL innodb_compression_algorithm = zlib");
             statement.execute("CREATE TABLE p (id INT PRIMARY KEY)");
             statement.execute("CREATE TABLE y (id INT PRIMARY KEY)");
-            statement.execute(engine == Engine.INNODB
+            statement.execute(engine.equals(Engine.INNODB)
                     ? "CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(10), body TEXT, g POINT NOT NULL, KEY kb (b))"
                     : "CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(10), body TEXT, KEY kb (b))");
             try {

@@ -12,7 +12,8 @@ import io.shardgate.storage.capability.ServerFactsReader;
 
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import static java.util.Objects.requireNonNull;
@@ -24,7 +25,7 @@ import static java.util.Objects.requireNonNull;
 final class EngineShards implements AutoCloseable {
     private final Topology topology;
     private final StorageAdapters adapters;
-    private final Map<Engine, EngineCapabilities> capabilities = new EnumMap<>(Engine.class);
+    private final Map<Engine, EngineCapabilities> capabilities = new HashMap<>();
 
     private EngineShards(Topology topology, StorageAdapters adapters) {
         this.topology = topology;
@@ -47,7 +48,7 @@ final class EngineShards implements AutoCloseable {
         try {
             CapabilityProbe probe = new CapabilityProbe(shards.adapters, new ServerFactsReader(),
                     Duration.ofSeconds(2), Duration.ofSeconds(30));
-            for (Engine engine : Engine.values()) {
+            for (Engine engine : List.of(Engine.INNODB, Engine.ROCKSDB)) {
                 shards.capabilities.put(engine, probe.probe(shards.backend(engine)));
             }
             return shards;
@@ -66,7 +67,7 @@ final class EngineShards implements AutoCloseable {
     }
 
     Node node(Engine engine) {
-        return topology.shard(engine == Engine.INNODB ? "s0" : "s1").primary();
+        return topology.shard(engine.equals(Engine.INNODB) ? "s0" : "s1").primary();
     }
 
     Node innodb() {

@@ -117,7 +117,7 @@ class MyRocksSilentBehaviourIT {
             statement.execute("USE silent");
             statement.execute("INSERT INTO " + table + " SELECT seq, CONCAT(REPEAT('shardgate compressible row ', 15),"
                     + " seq) FROM seq_1_to_" + ROWS);
-            if (node.engine() == Engine.ROCKSDB) {
+            if (node.engine().equals(Engine.ROCKSDB)) {
                 statement.execute("SET GLOBAL rocksdb_force_flush_memtable_now = 1");
                 statement.execute("ANALYZE TABLE " + table);
                 String[] parts = table.split("\\.");

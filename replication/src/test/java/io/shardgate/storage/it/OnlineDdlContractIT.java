@@ -164,7 +164,7 @@ class OnlineDdlContractIT {
         statement.execute("USE ol");
         statement.execute("CREATE TABLE p (id INT PRIMARY KEY) ENGINE=InnoDB");
         statement.execute("INSERT INTO p VALUES (1), (2)");
-        if (engine == Engine.INNODB) {
+        if (engine.equals(Engine.INNODB)) {
             statement.execute("CREATE TABLE t (id INT PRIMARY KEY, a INT NOT NULL, b VARCHAR(10), body TEXT,"
                     + " g POINT NOT NULL, pid INT, KEY kb (b), CONSTRAINT fk1 FOREIGN KEY (pid) REFERENCES p (id))");
             statement.execute("INSERT INTO t VALUES (1, 1, 'a', 'x', POINT(1, 1), 1), (2, 2, 'b', 'y', POINT(2, 2), 2)");

@@ -12,6 +12,7 @@ import com.alibaba.druid.sql.ast.statement.SQLDropIndexStatement;
 import com.alibaba.druid.sql.ast.statement.SQLSetStatement;
 import com.alibaba.druid.sql.dialect.mysql.parser.MySqlStatementParser;
 import com.alibaba.druid.sql.parser.ParserException;
+import io.shardgate.storage.StorageAdapters;
 import io.shardgate.storage.capability.EngineCapabilities;
 import io.shardgate.storage.capability.OnlineDdlRule;
 
@@ -33,7 +34,7 @@ import static java.util.Objects.requireNonNull;
  *       ({@link ExecutableComments}).</li>
  *   <li>CREATE TABLE, ALTER TABLE and CREATE INDEX: foreign keys (inline REFERENCES too),
  *       FULLTEXT and spatial types are refused where the engine lacks them.</li>
- *   <li>CREATE and ALTER TABLE: an ENGINE= naming InnoDB or RocksDB becomes the shard's engine,
+ *   <li>CREATE and ALTER TABLE: an ENGINE= naming an engine of a storage adapter becomes the shard's engine,
  *       any other engine is refused ({@link EngineClauses}); the other table options are then
  *       checked against the shard's engine by {@link TableOptionCheck}.</li>
  *   <li>ALTER TABLE and CREATE INDEX: the least blocking ALGORITHM/LOCK the engine allows is
@@ -51,7 +52,16 @@ public final class DdlValidator {
     private static final List<String> PAGE_COMPRESSION_ALGORITHMS =
             List.of("none", "zlib", "lz4", "lzo", "lzma", "bzip2", "snappy");
 
+    private final StorageAdapters adapters;
+
+    /** A validator that knows the engines of the storage adapters on this class's class path. */
     public DdlValidator() {
+        this(StorageAdapters.load(DdlValidator.class.getClassLoader()));
+    }
+
+    /** A validator that knows the engines of {@code adapters}: an ENGINE= naming one of them is rewritten. */
+    public DdlValidator(StorageAdapters adapters) {
+        this.adapters = requireNonNull(adapters, "adapters is null");
     }
 
     /**
@@ -85,7 +95,7 @@ public final class DdlValidator {
             if (refused.isPresent()) {
                 return refused.get();
             }
-            EngineClauses.Resolution engine = EngineClauses.resolve(sql, tokens, options, capabilities, shard);
+            EngineClauses.Resolution engine = EngineClauses.resolve(sql, tokens, options, capabilities, shard, adapters);
             return engine.refusal().or(() -> TableOptionCheck.check(engine.options(), capabilities, shard))
                     .map(DdlVerdict.class::cast)
                     .orElseGet(() -> accepted(sql, engine.edits()));
@@ -96,7 +106,7 @@ public final class DdlValidator {
             if (refused.isPresent()) {
                 return refused.get();
             }
-            EngineClauses.Resolution engine = EngineClauses.resolve(sql, tokens, options, capabilities, shard);
+            EngineClauses.Resolution engine = EngineClauses.resolve(sql, tokens, options, capabilities, shard, adapters);
             refused = engine.refusal().or(() -> TableOptionCheck.check(engine.options(), capabilities, shard));
             if (refused.isPresent()) {
                 return refused.get();

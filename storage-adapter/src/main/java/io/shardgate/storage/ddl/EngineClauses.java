@@ -2,12 +2,11 @@ package io.shardgate.storage.ddl;
 
 import com.alibaba.druid.sql.parser.Token;
 import io.shardgate.storage.Engine;
+import io.shardgate.storage.StorageAdapters;
 import io.shardgate.storage.capability.EngineCapabilities;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -17,9 +16,10 @@ import java.util.Optional;
  * {@code ENGINE = innodb}), so:
  * <ul>
  *   <li>a clause naming the shard's engine stays as written;</li>
- *   <li>one naming another engine Shardgate has a storage adapter for ({@link Engine}: its server
- *       and config names, and {@code INNOBASE} and {@code MyRocks}) is rewritten to the shard's
- *       engine: on a MyRocks shard {@code ENGINE=InnoDB} becomes {@code ENGINE=ROCKSDB};</li>
+ *   <li>one naming another engine Shardgate has a storage adapter for ({@link StorageAdapters#named}:
+ *       its server and config names and aliases, such as {@code INNOBASE} and {@code MyRocks}) is
+ *       rewritten to the shard's engine: on a MyRocks shard {@code ENGINE=InnoDB} becomes
+ *       {@code ENGINE=ROCKSDB};</li>
  *   <li>any other engine (MEMORY, Aria, MyISAM, ...) is refused with
  *       {@link DdlRefusal#ENGINE_MISMATCH}, and so is a clause it cannot find in the text to rewrite.</li>
  * </ul>
@@ -29,8 +29,6 @@ import java.util.Optional;
  * when the table names none, or refuses a mix (ER 1497).
  */
 final class EngineClauses {
-    private static final Map<String, Engine> ALIASES = Map.of("INNOBASE", Engine.INNODB, "MYROCKS", Engine.ROCKSDB);
-
     private EngineClauses() {
     }
 
@@ -58,30 +56,20 @@ final class EngineClauses {
      * @param options its table options
      */
     static Resolution resolve(String sql, List<SqlToken> tokens, TableOptions options, EngineCapabilities capabilities,
-                              String shard) {
+                              String shard, StorageAdapters adapters) {
         Engine engine = capabilities.engine();
         List<TextEdit> edits = new ArrayList<>();
         for (Clause clause : clauses(sql, tokens, options.get("ENGINE"))) {
             if (clause.name().equalsIgnoreCase(engine.serverName())) {
                 continue;
             }
-            if (named(clause.name()).isEmpty() || !clause.found()) {
+            if (adapters.named(clause.name()).isEmpty() || !clause.found()) {
                 return new Resolution(Optional.of(DdlVerdict.Refused.of(DdlRefusal.ENGINE_MISMATCH, shard, engine,
                         "ENGINE=" + clause.name(), "leave ENGINE= out or name " + engine.serverName())), List.of(), options);
             }
             edits.add(new TextEdit(clause.start(), clause.end(), engine.serverName()));
         }
         return new Resolution(Optional.empty(), List.copyOf(edits), options.with("ENGINE", engine.serverName()));
-    }
-
-    /** The engine Shardgate has an adapter for that {@code name} means, ignoring case. */
-    private static Optional<Engine> named(String name) {
-        for (Engine engine : Engine.values()) {
-            if (engine.serverName().equalsIgnoreCase(name) || engine.configName().equalsIgnoreCase(name)) {
-                return Optional.of(engine);
-            }
-        }
-        return Optional.ofNullable(ALIASES.get(name.toUpperCase(Locale.ROOT)));
     }
 
     /** The table's clause (without a place when the tokens do not show it), then the partitions'. */

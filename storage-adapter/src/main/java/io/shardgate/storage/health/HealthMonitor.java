@@ -63,7 +63,7 @@ public final class HealthMonitor implements AutoCloseable {
         this.semiSync = semiSync;
         this.backend = requireNonNull(backend, "backend is null");
         requireNonNull(adapter, "adapter is null");
-        if (adapter.engine() != backend.engine()) {
+        if (!adapter.engine().equals(backend.engine())) {
             throw new IllegalArgumentException("adapter for " + adapter.engine().configName() + " given for "
                     + backend);
         }
