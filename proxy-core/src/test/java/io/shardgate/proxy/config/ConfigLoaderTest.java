@@ -1,6 +1,9 @@
 package io.shardgate.proxy.config;
 
 import io.shardgate.storage.Engine;
+import io.shardgate.storage.StorageAdapters;
+import io.shardgate.storage.aria.AriaAdapter;
+import io.shardgate.storage.aria.AriaPlugin;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -21,6 +24,23 @@ class ConfigLoaderTest {
             """;
 
     private final ConfigLoader loader = new ConfigLoader();
+
+    @Test
+    void aShardMayNameAnEngineDeclaredOnlyByAnAdapterOnTheClassPath() {
+        String aria = MINIMAL.replace("name: s0", "name: s0\n    engine: aria");
+        assertThatThrownBy(() -> loader.parse(aria))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("shards[0].engine: unknown engine 'aria' (expected one of: innodb, rocksdb)");
+
+        ConfigLoader withAria = new ConfigLoader(StorageAdapters.load(AriaPlugin.classLoader()));
+        ShardConfig shard = withAria.parse(aria).shards().get(0);
+        assertThat(shard.engine()).isEqualTo(AriaAdapter.ARIA);
+        assertThat(shard.engine().serverName()).isEqualTo("Aria");
+        assertThat(withAria.parse(MINIMAL.replace("name: s0", "name: s0\n    engine: ARIA")).shards().get(0).engine())
+                .isEqualTo(AriaAdapter.ARIA);
+        assertThatThrownBy(() -> withAria.parse(MINIMAL.replace("name: s0", "name: s0\n    engine: myisam")))
+                .hasMessage("shards[0].engine: unknown engine 'myisam' (expected one of: aria, innodb, rocksdb)");
+    }
 
     @Test
     void defaults() {
