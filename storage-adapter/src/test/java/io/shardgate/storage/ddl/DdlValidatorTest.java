@@ -1,6 +1,9 @@
 package io.shardgate.storage.ddl;
 
 import io.shardgate.storage.Engine;
+import io.shardgate.storage.StorageAdapters;
+import io.shardgate.storage.aria.AriaAdapter;
+import io.shardgate.storage.aria.AriaPlugin;
 import io.shardgate.storage.capability.EngineCapabilities;
 import io.shardgate.storage.capability.FactsFixture;
 import io.shardgate.storage.capability.InnoDbCapabilities;
@@ -25,6 +28,25 @@ class DdlValidatorTest {
     private static final EngineCapabilities ROCKSDB = MyRocksCapabilities.from(FactsFixture.load(FactsFixture.ROCKSDB_LZ4));
 
     private final DdlValidator validator = new DdlValidator();
+
+    @Test
+    void anEngineFromAnAdapterJarJoinsTheEngineClauseRules() {
+        String create = "CREATE TABLE t (id INT PRIMARY KEY) ENGINE=Aria";
+        assertThat(validator.validate(create, INNODB, "s0", false)).as("no Aria adapter: refused")
+                .isInstanceOfSatisfying(DdlVerdict.Refused.class,
+                        refused -> assertThat(refused.code()).isEqualTo(DdlRefusal.ENGINE_MISMATCH));
+
+        DdlValidator withAria = new DdlValidator(StorageAdapters.load(AriaPlugin.classLoader()));
+        assertThat(withAria.validate(create, INNODB, "s0", false))
+                .isEqualTo(new DdlVerdict.Accepted("CREATE TABLE t (id INT PRIMARY KEY) ENGINE=InnoDB", true));
+        EngineCapabilities aria = new AriaAdapter().capabilities(FactsFixture.load(FactsFixture.PLAIN));
+        assertThat(withAria.validate("CREATE TABLE t (id INT PRIMARY KEY) ENGINE=InnoDB", aria, "s2", false))
+                .isEqualTo(new DdlVerdict.Accepted(create, true));
+        assertThat(withAria.validate("CREATE TABLE c (id INT PRIMARY KEY, p INT REFERENCES t (id))", aria, "s2", false))
+                .as("the Aria adapter's capabilities say: no foreign keys")
+                .isInstanceOfSatisfying(DdlVerdict.Refused.class,
+                        refused -> assertThat(refused.message()).contains("s2").contains("Aria"));
+    }
 
     @Test
     void pageCompressionNeedsTheCurrentAlgorithmsProvider() {
