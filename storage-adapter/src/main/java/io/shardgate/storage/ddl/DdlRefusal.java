@@ -34,8 +34,8 @@ public enum DdlRefusal {
             "A page-compression algorithm whose provider_* plugin the shard's server has not loaded."),
     ENGINE_MISMATCH(1235, "42000", "Shard %1$s runs %2$s; %3$s would put the table in another engine: %4$s",
             "An ENGINE= clause (the table's or a partition's) naming an engine Shardgate has no storage adapter"
-                    + " for, such as MEMORY, Aria or MyISAM. One naming InnoDB or RocksDB is rewritten to the shard's"
-                    + " engine instead."),
+                    + " for, such as MEMORY, Aria or MyISAM. One naming an engine with an adapter (InnoDB, RocksDB) is"
+                    + " rewritten to the shard's engine instead."),
     ALTER_ALGORITHM_UNAVAILABLE(1845, "0A000", "%3$s is not supported for this operation on shard %1$s (%2$s). Try %4$s",
             "The statement asks for an ALGORITHM or LOCK cheaper than the shard's engine allows for it."),
     BLOCKING_DDL(1846, "0A000",
