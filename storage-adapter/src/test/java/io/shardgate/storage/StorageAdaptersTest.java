@@ -3,6 +3,11 @@ package io.shardgate.storage;
 import io.shardgate.storage.aria.AriaAdapter;
 import io.shardgate.storage.aria.AriaPlugin;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -69,5 +74,69 @@ class StorageAdaptersTest {
         assertThatThrownBy(() -> new Engine("aria", " ")).hasMessageContaining("server name is empty");
         assertThat(Engine.ROCKSDB.toString()).isEqualTo("ROCKSDB");
         assertThat(Engine.INNODB.isNamed("INNOBASE")).isTrue();
+    }
+
+    @Test
+    void twoAdaptersForOneEngineOrOneServerNameFailLoudly(@TempDir Path dir) throws IOException {
+        assertThatThrownBy(() -> StorageAdapters.load(withProvider(dir.resolve("same"), SecondInnoDb.class)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("two storage adapters for engine innodb");
+        assertThatThrownBy(() -> StorageAdapters.load(withProvider(dir.resolve("clash"), InnoDbLookalike.class)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("with the same server name");
+    }
+
+    private ClassLoader withProvider(Path root, Class<? extends StorageAdapter> provider) throws IOException {
+        Path services = Files.createDirectories(root.resolve("META-INF/services"));
+        Files.writeString(services.resolve(StorageAdapter.class.getName()), provider.getName() + "\n");
+        return new URLClassLoader(new URL[] {root.toUri().toURL()}, getClass().getClassLoader());
+    }
+
+    /** A second adapter declaring InnoDB. */
+    public static final class SecondInnoDb extends Delegating {
+        public SecondInnoDb() {
+            super(Engine.INNODB);
+        }
+    }
+
+    /** Another config name for the server's InnoDB. */
+    public static final class InnoDbLookalike extends Delegating {
+        public InnoDbLookalike() {
+            super(new Engine("innodb2", "innodb"));
+        }
+    }
+
+    private abstract static class Delegating implements StorageAdapter {
+        private final Engine engine;
+        private final StorageAdapter delegate = new InnoDbAdapter();
+
+        Delegating(Engine engine) {
+            this.engine = engine;
+        }
+
+        @Override
+        public Engine engine() {
+            return engine;
+        }
+
+        @Override
+        public java.util.Map<String, String> serverOptions() {
+            return delegate.serverOptions();
+        }
+
+        @Override
+        public io.shardgate.storage.capability.EngineCapabilities capabilities(io.shardgate.storage.capability.ServerFacts facts) {
+            return delegate.capabilities(facts);
+        }
+
+        @Override
+        public io.shardgate.storage.health.EngineSampler sampler(io.shardgate.storage.health.HealthSettings settings) {
+            return delegate.sampler(settings);
+        }
+
+        @Override
+        public io.shardgate.storage.health.HealthRules healthRules(io.shardgate.storage.health.HealthSettings settings) {
+            return delegate.healthRules(settings);
+        }
     }
 }
