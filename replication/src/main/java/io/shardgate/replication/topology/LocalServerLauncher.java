@@ -137,7 +137,7 @@ public final class LocalServerLauncher implements ServerLauncher {
             if (runAsRoot) {
                 install.add("--user=root");
             }
-            run(install, null, baseDir.resolve("install-db.log"));
+            installOnce(install, dir);
             List<String> bootstrap = new ArrayList<>(List.of(mariadbd.toString(), "--no-defaults",
                     "--datadir=" + dir, "--bootstrap", "--skip-log-bin",
                     "--innodb-log-file-size=" + TEMPLATE_LOG_FILE_SIZE,
@@ -151,6 +151,27 @@ public final class LocalServerLauncher implements ServerLauncher {
         }
         template = dir;
         return dir;
+    }
+
+    /**
+     * Runs {@code mariadb-install-db}, and once more from an empty directory when it fails: on a
+     * loaded machine it has failed now and then, passing on the next try, and a whole test class
+     * should not be lost to that. A second failure is reported with the server's own error lines.
+     */
+    private void installOnce(List<String> install, Path dir) throws IOException {
+        Path log = baseDir.resolve("install-db.log");
+        try {
+            run(install, null, log);
+        } catch (IOException first) {
+            System.err.println("[topology] " + first.getMessage().lines().findFirst().orElse("") + "; trying once more");
+            Topology.deleteTree(dir);
+            try {
+                run(install, null, baseDir.resolve("install-db-retry.log"));
+            } catch (IOException second) {
+                second.addSuppressed(first);
+                throw second;
+            }
+        }
     }
 
     private static void run(List<String> command, String stdin, Path log) throws IOException {
@@ -177,7 +198,7 @@ public final class LocalServerLauncher implements ServerLauncher {
         }
         if (process.exitValue() != 0) {
             throw new IOException(command.get(0) + " exited with " + process.exitValue() + ": "
-                    + tail(log, 15));
+                    + errorLines(log) + tail(log, 15));
         }
     }
 
@@ -207,6 +228,21 @@ public final class LocalServerLauncher implements ServerLauncher {
             }
         }
         throw new TopologyException("no free loopback port found");
+    }
+
+    /** The lines of {@code file} that report an error (the server's {@code [ERROR]} lines), each ending in a newline. */
+    private static String errorLines(Path file) {
+        try {
+            StringBuilder out = new StringBuilder();
+            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                if (line.contains("ERROR") && out.length() < 4000) {
+                    out.append(line).append('\n');
+                }
+            }
+            return out.toString();
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     static String tail(Path file, int lines) {
