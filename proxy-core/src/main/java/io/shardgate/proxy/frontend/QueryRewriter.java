@@ -177,7 +177,12 @@ final class QueryRewriter {
             java.util.Arrays.fill(kept, token[1] - start, token[2] - start, true);
             int gapEnd = t + 1 < to ? tokens.get(t + 1)[1] : token[2];
             for (int c = token[2]; c < gapEnd; ) {
-                if (sql.startsWith("/*", c)) {
+                if (sql.startsWith("/*!", c)) { // an executable comment's opening: its content is code
+                    c += 3;
+                    while (c < gapEnd && Character.isDigit(sql.charAt(c))) {
+                        c++;
+                    }
+                } else if (sql.startsWith("/*", c)) {
                     int close = sql.indexOf("*/", c + 2);
                     c = close < 0 || close + 2 > gapEnd ? gapEnd : close + 2;
                 } else if (sql.charAt(c) == '#' || sql.startsWith("--", c)) {

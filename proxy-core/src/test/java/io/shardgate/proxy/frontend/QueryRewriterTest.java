@@ -114,6 +114,9 @@ class QueryRewriterTest {
         // Newlines stay, comments go (as in MariaDB's own name); backticks are doubled.
         assertThat(rewrite("SELECT CONNECTION_ID() /* c */ +\n `a``b` FROM t; SELECT 1", 3))
                 .isEqualTo("SELECT 3 /* c */ +\n `a``b` AS `CONNECTION_ID()  +\n ``a````b``` FROM t; SELECT 1");
+        // As MariaDB names them: "CONNECTION_ID()  \n+ 1" and "CONNECTION_ID()  + 1".
+        assertThat(rewrite("SELECT CONNECTION_ID()  #x\n+ 1 , CONNECTION_ID() /*! + 1 */", 3))
+                .isEqualTo("SELECT 3  #x\n+ 1 AS `CONNECTION_ID()  \n+ 1` , 3 /*! + 1 AS `CONNECTION_ID()  + 1` */");
         assertThat(rewrite("SELECT CASE WHEN CONNECTION_ID() > 0 THEN 1 END, CONNECTION_ID() IS NULL", 3))
                 .isEqualTo("SELECT CASE WHEN 3 > 0 THEN 1 END AS `CASE WHEN CONNECTION_ID() > 0 THEN 1 END`, 3 IS NULL AS `CONNECTION_ID() IS NULL`");
         assertThat(rewrite("SELECT CONNECTION_ID() = _latin1'x' COLLATE latin1_bin", 3))
