@@ -26,6 +26,16 @@ import java.util.Set;
  * string, a quoted identifier or a comment that spells the same is left alone. A statement that
  * needs no rewrite keeps its packet; one that does is spliced: every byte outside the rewritten
  * tokens is the client's own.
+ *
+ * <p>A rewrite would rename its column ({@code 2} for {@code CONNECTION_ID()}), and clients read
+ * columns by label: a rewritten item of a select list without an alias gets
+ * {@code AS `<its original text>`}, what MariaDB would have called it (checked against MariaDB
+ * 10.11: comments left out, whitespace and newlines kept; a name, given or derived, is cut at the
+ * same 255 bytes, so the alias is not cut here). Every SELECT's list counts (derived tables and
+ * CTEs name the outer columns; an alias elsewhere is harmless) except one after
+ * UNION/EXCEPT/INTERSECT. An existing alias is {@code AS x} or a bare identifier or string after
+ * the expression; the bare case is recognised by the token before it, so an unusual expression
+ * ending in a non-reserved word may be taken for an aliased one and keep the rewritten name.
  */
 final class QueryRewriter {
     private static final String TRANSACTION_PREFIX = "TRANSACTION_";
@@ -53,7 +63,9 @@ final class QueryRewriter {
             "DIV", "MOD", "COLLATE", "BINARY", "INTERVAL", "BETWEEN", "IN", "CASE", "WHEN", "THEN", "ELSE", "ESCAPE",
             "SOUNDS", "OVER", "AS", "DISTINCT", "SELECT", "N", "X", "B", "DATE", "TIME", "TIMESTAMP");
     /** Words that end an expression and are never an alias. */
-    private static final Set<String> NOT_ALIASES = Set.of("END", "NULL", "TRUE", "FALSE", "UNKNOWN", "MICROSECOND",
+    private static final Set<String> NOT_ALIASES = Set.of("END", "NULL", "TRUE", "FALSE", "UNKNOWN");
+    /** Interval units: not an alias in an item that has an INTERVAL (elsewhere, {@code year} may well be one). */
+    private static final Set<String> UNITS = Set.of("MICROSECOND",
             "SECOND", "MINUTE", "HOUR", "DAY", "WEEK", "MONTH", "QUARTER", "YEAR", "SECOND_MICROSECOND",
             "MINUTE_MICROSECOND", "MINUTE_SECOND", "HOUR_MICROSECOND", "HOUR_SECOND", "HOUR_MINUTE", "DAY_MICROSECOND",
             "DAY_SECOND", "DAY_MINUTE", "DAY_HOUR", "YEAR_MONTH");
@@ -234,6 +246,13 @@ final class QueryRewriter {
         }
         if (lastType == TokenType.WORD && NOT_ALIASES.contains(upper(sql, last))) {
             return false;
+        }
+        if (lastType == TokenType.WORD && UNITS.contains(upper(sql, last))) {
+            for (int t = from; t < to; t++) {
+                if (word(sql, tokens.get(t), "INTERVAL")) {
+                    return false;
+                }
+            }
         }
         return switch (beforeType) {
             case NUMBER, VARIABLE, QUOTED_IDENTIFIER -> true;

@@ -129,6 +129,8 @@ class QueryRewriterTest {
         assertThat(rewrite("SELECT CONNECTION_ID() id, @@transaction_isolation `iso`", 2)).isEqualTo("SELECT 2 id, @@tx_isolation `iso`");
         assertThat(rewrite("SELECT CONNECTION_ID() 'id', (CONNECTION_ID()) \"id2\"", 2)).isEqualTo("SELECT 2 'id', (2) \"id2\"");
         assertThat(rewrite("SELECT CONNECTION_ID() + 1 AS `x y` FROM t", 2)).isEqualTo("SELECT 2 + 1 AS `x y` FROM t");
+        assertThat(rewrite("SELECT CONNECTION_ID() year, NOW() + INTERVAL CONNECTION_ID() DAY", 2))
+                .isEqualTo("SELECT 2 year, NOW() + INTERVAL 2 DAY AS `NOW() + INTERVAL CONNECTION_ID() DAY`");
     }
 
     @Test
