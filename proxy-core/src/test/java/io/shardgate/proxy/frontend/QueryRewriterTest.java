@@ -16,20 +16,20 @@ class QueryRewriterTest {
 
     @Test
     void connectionIdAnswersShardgatesId() {
-        assertThat(rewrite("SELECT CONNECTION_ID()", 42)).isEqualTo("SELECT 42");
+        assertThat(rewrite("SELECT CONNECTION_ID()", 42)).isEqualTo("SELECT 42 AS `CONNECTION_ID()`");
         assertThat(rewrite("select connection_id ( ) AS id, 1", 7)).isEqualTo("select 7 AS id, 1");
-        assertThat(rewrite("SELECT CONNECTION_ID /* c */ ()", 7)).isEqualTo("SELECT 7");
-        assertThat(rewrite("SELECT CONNECTION_ID CONNECTION_ID()", 7)).isEqualTo("SELECT CONNECTION_ID 7");
-        assertThat(rewrite("/*!SELECT CONNECTION_ID() */", 7)).isEqualTo("/*!SELECT 7 */");
+        assertThat(rewrite("SELECT CONNECTION_ID /* c */ ()", 7)).isEqualTo("SELECT 7 AS `CONNECTION_ID  ()`");
+        assertThat(rewrite("SELECT CONNECTION_ID CONNECTION_ID()", 7)).isEqualTo("SELECT CONNECTION_ID 7 AS `CONNECTION_ID CONNECTION_ID()`"); // a syntax error either way
+        assertThat(rewrite("/*!SELECT CONNECTION_ID() */", 7)).isEqualTo("/*!SELECT 7 AS `CONNECTION_ID()` */");
     }
 
     @Test
     void transactionVariablesGetMariaDbNames() {
         assertThat(rewrite("SELECT @@session.transaction_isolation AS transaction_isolation, @@transaction_read_only", 1))
-                .isEqualTo("SELECT @@session.tx_isolation AS transaction_isolation, @@tx_read_only");
-        assertThat(rewrite("SELECT @@GLOBAL.Transaction_Isolation", 1)).isEqualTo("SELECT @@GLOBAL.tx_Isolation");
+                .isEqualTo("SELECT @@session.tx_isolation AS transaction_isolation, @@tx_read_only AS `@@transaction_read_only`");
+        assertThat(rewrite("SELECT @@GLOBAL.Transaction_Isolation", 1)).isEqualTo("SELECT @@GLOBAL.tx_Isolation AS `@@GLOBAL.Transaction_Isolation`");
         assertThat(rewrite("SELECT @@local.transaction_read_only, @@transaction_isolation_x, @transaction_isolation", 1))
-                .isEqualTo("SELECT @@local.tx_read_only, @@transaction_isolation_x, @transaction_isolation");
+                .isEqualTo("SELECT @@local.tx_read_only AS `@@local.transaction_read_only`, @@transaction_isolation_x, @transaction_isolation");
     }
 
     @Test
@@ -60,7 +60,7 @@ class QueryRewriterTest {
         assertThat(rewrite(sql, 9, false)).isEqualTo("SELECT 'a\\', '9'");
         assertThat(rewrite(sql, 9, true)).isEqualTo(sql);
         String code = "SELECT 'a\\', CONNECTION_ID()";
-        assertThat(rewrite(code, 9, true)).isEqualTo("SELECT 'a\\', 9");
+        assertThat(rewrite(code, 9, true)).isEqualTo("SELECT 'a\\', 9 AS `CONNECTION_ID()`");
     }
 
     @Test
@@ -77,12 +77,12 @@ class QueryRewriterTest {
         byte[] latin1 = concat("SELECT '".getBytes(StandardCharsets.US_ASCII), new byte[] {(byte) 0xE0, (byte) 0xE9, (byte) 0xA3, (byte) 0x81},
                 "', CONNECTION_ID(), '".getBytes(StandardCharsets.US_ASCII), new byte[] {(byte) 0x9D, (byte) 0xFF}, "'".getBytes(StandardCharsets.US_ASCII));
         assertThat(splice(latin1, ClientCharset.LATIN1, 5)).isEqualTo(concat("SELECT '".getBytes(StandardCharsets.US_ASCII),
-                new byte[] {(byte) 0xE0, (byte) 0xE9, (byte) 0xA3, (byte) 0x81}, "', 5, '".getBytes(StandardCharsets.US_ASCII),
+                new byte[] {(byte) 0xE0, (byte) 0xE9, (byte) 0xA3, (byte) 0x81}, "', 5 AS `CONNECTION_ID()`, '".getBytes(StandardCharsets.US_ASCII),
                 new byte[] {(byte) 0x9D, (byte) 0xFF}, "'".getBytes(StandardCharsets.US_ASCII)));
         byte[] utf8 = concat("SELECT _binary'".getBytes(StandardCharsets.US_ASCII), new byte[] {(byte) 0xC3, 0x28, (byte) 0x80, 0},
                 "😀', @@transaction_isolation".getBytes(StandardCharsets.UTF_8));
         assertThat(splice(utf8, ClientCharset.UTF8MB4, 5)).isEqualTo(concat("SELECT _binary'".getBytes(StandardCharsets.US_ASCII),
-                new byte[] {(byte) 0xC3, 0x28, (byte) 0x80, 0}, "😀', @@tx_isolation".getBytes(StandardCharsets.UTF_8)));
+                new byte[] {(byte) 0xC3, 0x28, (byte) 0x80, 0}, "😀', @@tx_isolation AS `@@transaction_isolation`".getBytes(StandardCharsets.UTF_8)));
     }
 
     @Test
@@ -98,7 +98,72 @@ class QueryRewriterTest {
         byte[] valid = concat("SELECT '".getBytes(StandardCharsets.US_ASCII), "中文".getBytes(java.nio.charset.Charset.forName("GBK")),
                 "', CONNECTION_ID()".getBytes(StandardCharsets.US_ASCII));
         assertThat(splice(valid, gbk, 4)).isEqualTo(concat("SELECT '".getBytes(StandardCharsets.US_ASCII),
-                "中文".getBytes(java.nio.charset.Charset.forName("GBK")), "', 4".getBytes(StandardCharsets.US_ASCII)));
+                "中文".getBytes(java.nio.charset.Charset.forName("GBK")), "', 4 AS `CONNECTION_ID()`".getBytes(StandardCharsets.US_ASCII)));
+    }
+
+    @Test
+    void anUnaliasedSelectItemKeepsItsNameAsWritten() {
+        assertThat(rewrite("SELECT CONNECTION_ID() > 0, 1", 2)).isEqualTo("SELECT 2 > 0 AS `CONNECTION_ID() > 0`, 1");
+        assertThat(rewrite("SELECT 1, connection_id ( ) FROM t WHERE a = CONNECTION_ID()", 2))
+                .isEqualTo("SELECT 1, 2 AS `connection_id ( )` FROM t WHERE a = 2");
+        // Commas and parentheses inside functions belong to the item.
+        assertThat(rewrite("SELECT CONCAT('a,b', (CONNECTION_ID()), ',') , x FROM t", 3))
+                .isEqualTo("SELECT CONCAT('a,b', (3), ',') AS `CONCAT('a,b', (CONNECTION_ID()), ',')` , x FROM t");
+        assertThat(rewrite("SELECT DISTINCT SQL_NO_CACHE CONNECTION_ID()\nLIMIT 1", 3))
+                .isEqualTo("SELECT DISTINCT SQL_NO_CACHE 3 AS `CONNECTION_ID()`\nLIMIT 1");
+        // Newlines stay, comments go (as in MariaDB's own name); backticks are doubled.
+        assertThat(rewrite("SELECT CONNECTION_ID() /* c */ +\n `a``b` FROM t; SELECT 1", 3))
+                .isEqualTo("SELECT 3 /* c */ +\n `a``b` AS `CONNECTION_ID()  +\n ``a````b``` FROM t; SELECT 1");
+        // As MariaDB names them: "CONNECTION_ID()  \n+ 1" and "CONNECTION_ID()  + 1".
+        assertThat(rewrite("SELECT CONNECTION_ID()  #x\n+ 1 , CONNECTION_ID() /*! + 1 */", 3))
+                .isEqualTo("SELECT 3  #x\n+ 1 AS `CONNECTION_ID()  \n+ 1` , 3 /*! + 1 AS `CONNECTION_ID()  + 1` */");
+        assertThat(rewrite("SELECT CASE WHEN CONNECTION_ID() > 0 THEN 1 END, CONNECTION_ID() IS NULL", 3))
+                .isEqualTo("SELECT CASE WHEN 3 > 0 THEN 1 END AS `CASE WHEN CONNECTION_ID() > 0 THEN 1 END`, 3 IS NULL AS `CONNECTION_ID() IS NULL`");
+        assertThat(rewrite("SELECT CONNECTION_ID() = _latin1'x' COLLATE latin1_bin", 3))
+                .isEqualTo("SELECT 3 = _latin1'x' COLLATE latin1_bin AS `CONNECTION_ID() = _latin1'x' COLLATE latin1_bin`");
+    }
+
+    @Test
+    void anItemThatHasAnAliasKeepsIt() {
+        assertThat(rewrite("SELECT CONNECTION_ID() AS id", 2)).isEqualTo("SELECT 2 AS id");
+        assertThat(rewrite("SELECT CONNECTION_ID() id, @@transaction_isolation `iso`", 2)).isEqualTo("SELECT 2 id, @@tx_isolation `iso`");
+        assertThat(rewrite("SELECT CONNECTION_ID() 'id', (CONNECTION_ID()) \"id2\"", 2)).isEqualTo("SELECT 2 'id', (2) \"id2\"");
+        assertThat(rewrite("SELECT CONNECTION_ID() + 1 AS `x y` FROM t", 2)).isEqualTo("SELECT 2 + 1 AS `x y` FROM t");
+        assertThat(rewrite("SELECT CONNECTION_ID() year, NOW() + INTERVAL CONNECTION_ID() DAY", 2))
+                .isEqualTo("SELECT 2 year, NOW() + INTERVAL 2 DAY AS `NOW() + INTERVAL CONNECTION_ID() DAY`");
+    }
+
+    @Test
+    void onlySelectListsWhoseNamesAreReturnedGetAliases() {
+        // A derived table's names become the outer query's.
+        assertThat(rewrite("SELECT * FROM (SELECT CONNECTION_ID()) t", 4)).isEqualTo("SELECT * FROM (SELECT 4 AS `CONNECTION_ID()`) t");
+        // After UNION the first SELECT names the columns.
+        assertThat(rewrite("SELECT CONNECTION_ID() UNION ALL SELECT CONNECTION_ID() + 1 UNION (SELECT CONNECTION_ID())", 4))
+                .isEqualTo("SELECT 4 AS `CONNECTION_ID()` UNION ALL SELECT 4 + 1 UNION (SELECT 4)");
+        // Outside a select list: no alias.
+        assertThat(rewrite("SET @a = CONNECTION_ID()", 4)).isEqualTo("SET @a = 4");
+        assertThat(rewrite("SELECT a FROM t WHERE b = CONNECTION_ID() ORDER BY CONNECTION_ID()", 4))
+                .isEqualTo("SELECT a FROM t WHERE b = 4 ORDER BY 4");
+        assertThat(rewrite("UPDATE t SET a = CONNECTION_ID() WHERE b IN (SELECT c FROM u)", 4))
+                .isEqualTo("UPDATE t SET a = 4 WHERE b IN (SELECT c FROM u)");
+        // Keywords inside strings and comments do not end an item.
+        assertThat(rewrite("SELECT CONCAT(CONNECTION_ID(), ' FROM ') /* FROM */ , 'x' FROM t", 4))
+                .isEqualTo("SELECT CONCAT(4, ' FROM ') AS `CONCAT(CONNECTION_ID(), ' FROM ')` /* FROM */ , 'x' FROM t");
+    }
+
+    @Test
+    void theAliasSplicesTheClientsOwnBytes() {
+        // latin1: the alias is the item's original bytes, not a re-encoding; a backtick's trail byte in gbk is not doubled.
+        byte[] latin1 = concat("SELECT CONCAT('".getBytes(StandardCharsets.US_ASCII), new byte[] {(byte) 0xE9, (byte) 0x9D},
+                "`', CONNECTION_ID())".getBytes(StandardCharsets.US_ASCII));
+        assertThat(splice(latin1, ClientCharset.LATIN1, 5)).isEqualTo(concat("SELECT CONCAT('".getBytes(StandardCharsets.US_ASCII),
+                new byte[] {(byte) 0xE9, (byte) 0x9D}, "`', 5) AS `CONCAT('".getBytes(StandardCharsets.US_ASCII),
+                new byte[] {(byte) 0xE9, (byte) 0x9D}, "``', CONNECTION_ID())`".getBytes(StandardCharsets.US_ASCII)));
+        ClientCharset gbk = ClientCharset.named("gbk");
+        byte[] gbkText = new byte[] {(byte) 0x81, 0x60}; // one gbk char whose second byte is a backtick
+        byte[] statement = concat("SELECT CONNECTION_ID() + '".getBytes(StandardCharsets.US_ASCII), gbkText, "'".getBytes(StandardCharsets.US_ASCII));
+        assertThat(splice(statement, gbk, 6)).isEqualTo(concat("SELECT 6 + '".getBytes(StandardCharsets.US_ASCII), gbkText,
+                "' AS `CONNECTION_ID() + '".getBytes(StandardCharsets.US_ASCII), gbkText, "'`".getBytes(StandardCharsets.US_ASCII)));
     }
 
     private static byte[] splice(byte[] statement, ClientCharset charset, long id) {
