@@ -369,8 +369,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             case QUERY -> {
                 // Read in the client's character set, losslessly; the packet itself goes on unchanged unless rewritten.
                 ClientCharset charset = session.clientCharset();
-                byte[] raw = statementBytes(packet);
-                String sql = charset.decode(raw);
+                String sql = statementText(charset, packet);
                 Optional<KillStatement> kill = KillStatement.parse(sql);
                 if (kill.isPresent()) {
                     packet.release();
@@ -411,7 +410,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                     if (ddl != null && !ddl.sql().equals(sql)) {
                         byte[] edited;
                         try {
-                            if (!charset.exact(raw, sql)) {
+                            if (!exact(charset, packet, sql)) {
                                 throw ClientCharset.UnmappableTextException.invalid(charset);
                             }
                             // The validator's edits add ASCII clauses; the rest is the client's text, encoded back exactly.
@@ -423,12 +422,11 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                         }
                         packet.release();
                         sql = ddl.sql();
-                        raw = edited;
                         packet = MySqlPacket.command(Command.QUERY, edited);
                     }
                 }
                 session.trackingChange(TrackingChange.of(sql));
-                if (sharded != null && shardedQuery(packet, raw, sql, classification, ddlStatements)) {
+                if (sharded != null && shardedQuery(packet, sql, classification, ddlStatements)) {
                     return;
                 }
                 MySqlPacket rewritten = rewritten(packet, sql);
@@ -472,7 +470,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
      * statement for the session's shard branches. False when it runs the usual way instead (session
      * statements, on the first shard).
      */
-    private boolean shardedQuery(MySqlPacket packet, byte[] raw, String sql, Classification classification,
+    private boolean shardedQuery(MySqlPacket packet, String sql, Classification classification,
                                  java.util.Map<String, String> perShard) {
         if (classification.statementClass() == StatementClass.TRANSACTION) {
             return shardedTransaction(packet, classification, () -> {
@@ -487,9 +485,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         if (!ShardedCommands.planned(classification)) {
             return false;
         }
-        packet.release();
         ClientCharset charset = session.clientCharset();
-        if (!charset.exact(raw, sql)) {
+        boolean exact = exact(charset, packet, sql);
+        packet.release();
+        if (!exact) {
             // Planned text goes to the shards encoded back: only text that round-trips exactly may be planned.
             writeError(1, context.errors().translate(ClientCharset.UnmappableTextException.invalid(charset)).packet());
             return true;
@@ -626,6 +625,17 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         ctx.flush();
     }
 
+    /** The statement of a COM_QUERY or COM_STMT_PREPARE packet, read in the client's character set. */
+    private static String statementText(ClientCharset charset, MySqlPacket packet) {
+        ByteBuf payload = packet.payload();
+        return charset.decode(payload, payload.readerIndex() + 1, Math.max(0, payload.readableBytes() - 1));
+    }
+
+    /** Whether {@code sql}, read from {@code packet}, encodes back to its bytes (copied only for a charset that may not). */
+    private static boolean exact(ClientCharset charset, MySqlPacket packet, String sql) {
+        return charset.lossless() || charset.exact(statementBytes(packet), sql);
+    }
+
     /** The statement of a COM_QUERY or COM_STMT_PREPARE packet: its bytes after the command byte. */
     private static byte[] statementBytes(MySqlPacket packet) {
         ByteBuf payload = packet.payload();
@@ -677,8 +687,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         ClientCharset charset = session.clientCharset();
-        byte[] raw = statementBytes(packet);
-        String sql = charset.decode(raw);
+        String sql = statementText(charset, packet);
         Classification prepared = classifier.classify(sql);
         if (prepared.statementClass() == StatementClass.WRITE) {
             // A prepared DDL statement is checked against the engines as a text one is, at PREPARE.
@@ -690,7 +699,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             }
         }
         if (sharded != null && ShardedCommands.planned(prepared)) {
-            if (!charset.exact(raw, sql)) {
+            if (!exact(charset, packet, sql)) {
                 packet.release();
                 writeError(1, context.errors().translate(ClientCharset.UnmappableTextException.invalid(charset)).packet());
                 return;

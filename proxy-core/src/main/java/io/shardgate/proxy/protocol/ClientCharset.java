@@ -1,5 +1,7 @@
 package io.shardgate.proxy.protocol;
 
+import io.netty.buffer.ByteBuf;
+
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -105,6 +107,24 @@ public abstract sealed class ClientCharset {
     }
 
     public abstract String decode(byte[] bytes, int offset, int length);
+
+    /**
+     * The text of {@code length} bytes of {@code buf} from {@code index}. A statement that is all
+     * ASCII (nearly every one) is read straight from the buffer; only other bytes are copied first.
+     */
+    public final String decode(ByteBuf buf, int index, int length) {
+        if (asciiIsAscii() && buf.forEachByte(index, length, b -> b >= 0) < 0) {
+            return buf.toString(index, length, StandardCharsets.ISO_8859_1);
+        }
+        byte[] bytes = new byte[length];
+        buf.getBytes(index, bytes);
+        return decode(bytes);
+    }
+
+    /** Whether each byte below 0x80 reads as the char of the same code, as in every ASCII-based character set. */
+    boolean asciiIsAscii() {
+        return true;
+    }
 
     /** The bytes of {@code text}; throws {@link UnmappableTextException} for a char this character set has no byte for. */
     public final byte[] encode(CharSequence text) {
@@ -430,9 +450,21 @@ public abstract sealed class ClientCharset {
     private static final class JavaCharset extends ClientCharset {
         private final Charset charset;
 
+        private final boolean asciiIsAscii;
+
         JavaCharset(String name, Charset charset) {
             super(name);
             this.charset = requireNonNull(charset, "charset is null");
+            byte[] ascii = new byte[0x80];
+            for (int i = 0; i < ascii.length; i++) {
+                ascii[i] = (byte) i;
+            }
+            this.asciiIsAscii = new String(ascii, charset).equals(new String(ascii, StandardCharsets.ISO_8859_1));
+        }
+
+        @Override
+        boolean asciiIsAscii() {
+            return asciiIsAscii;
         }
 
         @Override

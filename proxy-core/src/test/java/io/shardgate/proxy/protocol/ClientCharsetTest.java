@@ -38,6 +38,31 @@ class ClientCharsetTest {
     }
 
     @Test
+    void readingFromABufferGivesWhatReadingItsBytesGives() {
+        Random random = new Random(25);
+        ClientCharset[] charsets = {ClientCharset.UTF8MB4, ClientCharset.LATIN1, ClientCharset.BINARY, ClientCharset.ASCII,
+                ClientCharset.named("sjis"), ClientCharset.named("cp1251"), ClientCharset.named("swe7")};
+        for (ClientCharset charset : charsets) {
+            for (int run = 0; run < 500; run++) {
+                byte[] bytes = new byte[random.nextInt(40)];
+                random.nextBytes(bytes);
+                if (run % 2 == 0) {
+                    for (int i = 0; i < bytes.length; i++) {
+                        bytes[i] &= 0x7F; // all ASCII: the path that reads the buffer directly
+                    }
+                }
+                // A statement sits after the command byte, in a direct buffer as Netty's pool hands them out.
+                io.netty.buffer.ByteBuf buf = io.netty.buffer.Unpooled.directBuffer().writeByte(0x03).writeBytes(bytes);
+                try {
+                    assertThat(charset.decode(buf, 1, bytes.length)).as(charset.name()).isEqualTo(charset.decode(bytes));
+                } finally {
+                    buf.release();
+                }
+            }
+        }
+    }
+
+    @Test
     void validUtf8ReadsAsUnicodeAndMalformedBytesAsEscapes() {
         String valid = "àéîõü £§ 😀 中文";
         assertThat(ClientCharset.UTF8MB4.decode(valid.getBytes(StandardCharsets.UTF_8))).isEqualTo(valid);
