@@ -168,6 +168,14 @@ public final class BackendConnection {
         return collect(Command.QUERY, commandPacket(Command.QUERY, sql), packets -> TextResult.parse(packets, capabilities));
     }
 
+    /**
+     * Runs a statement answered by one OK (COMMIT, XA COMMIT) and reads that OK with {@code ok}, as it
+     * arrives (so the connection's OK fields are still this statement's); an ERR completes exceptionally.
+     */
+    public <T> CompletableFuture<T> queryOk(String sql, java.util.function.Function<io.netty.buffer.ByteBuf, T> ok) {
+        return collect(Command.QUERY, commandPacket(Command.QUERY, sql), packets -> ok.apply(Unpooled.wrappedBuffer(packets.get(packets.size() - 1))));
+    }
+
     /** Prepares a statement on this connection for Shardgate's own use; its response is not relayed. */
     public CompletableFuture<BackendStatement> prepare(String sql) {
         return prepare(MySqlPacket.command(Command.STMT_PREPARE, sql).content());
