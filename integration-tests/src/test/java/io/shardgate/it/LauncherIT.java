@@ -30,6 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LauncherIT {
     private static final Path HOME = Path.of(System.getProperty("shardgate.home", "..")).toAbsolutePath().normalize();
     private static final Path JAR = HOME.resolve("proxy-core/target/shardgate.jar");
+    /** demo and bench run from the tools jar (they start MariaDB servers; the production jar has no topology). */
+    private static final Path TOOLS_JAR = HOME.resolve("tools/target/shardgate-tools.jar");
     private static final Pattern PID = Pattern.compile("\\bpid (\\d+)");
     private static final Pattern CONNECT = Pattern.compile("Connect: mariadb -h127\\.0\\.0\\.1 -P(\\d+) -uapp -papp");
     private static final Pattern DIR = Pattern.compile("in (/\\S+shardgate-topology-\\d+)\\)");
@@ -89,6 +91,7 @@ class LauncherIT {
                 "--admin-port", "0")
                 .redirectErrorStream(true);
         builder.environment().put("SHARDGATE_JAR", JAR.toString());
+        builder.environment().put("SHARDGATE_TOOLS_JAR", TOOLS_JAR.toString());
         Process demo = builder.start();
         List<String> lines = new ArrayList<>();
         CompletableFuture<Boolean> ready = new CompletableFuture<>();
@@ -226,6 +229,7 @@ class LauncherIT {
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(mergeStderr);
         builder.environment().put("SHARDGATE_JAR", JAR.toString());
+        builder.environment().put("SHARDGATE_TOOLS_JAR", TOOLS_JAR.toString());
         Process process = builder.start();
         CompletableFuture<String> error = CompletableFuture.supplyAsync(() -> {
             try {

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -126,6 +127,49 @@ class PackagedJarIT {
                 + " needs them, or add the package to OPTIONAL with the reason it can be left out").isEmpty();
         assertThat(reachedFrom).as("the walk reached Druid's parser").containsKey("com/alibaba/druid/sql/parser/SQLExprParser");
         assertThat(references).as("commons-lang3, which Druid's parser needs").containsKey("org/apache/commons/lang3/tuple/Pair");
+    }
+
+    /**
+     * The production jar holds no test fixture and no tool: the topology launcher (it starts MariaDB processes), the
+     * benches and the demo are in the tools jar ({@code tools/target/shardgate-tools.jar}), which the same check
+     * finds them in, so the check is shown to match what it must keep out.
+     */
+    @Test
+    void theProductionJarHoldsNoTopologyLauncherBenchOrDemo() throws IOException {
+        JarProxy.requireJar();
+        List<String> shardgateClasses = shardgateClasses(JarProxy.JAR);
+        assertThat(shardgateClasses).as("the proxy's own classes").contains("io/shardgate/proxy/Main.class");
+        assertThat(shardgateClasses.stream().filter(PackagedJarIT::isFixtureOrTool).toList())
+                .as("topology, bench and demo classes in %s", JarProxy.JAR.getFileName()).isEmpty();
+
+        Path tools = JarProxy.HOME.resolve("tools/target/shardgate-tools.jar");
+        assertThat(tools).as("the reactor packaged the tools module before this one").isRegularFile();
+        assertThat(shardgateClasses(tools).stream().filter(PackagedJarIT::isFixtureOrTool).toList())
+                .as("the tools jar holds what the production jar must not")
+                .contains("io/shardgate/replication/topology/Topology.class",
+                        "io/shardgate/replication/topology/LocalServerLauncher.class",
+                        "io/shardgate/tools/demo/DemoCommand.class", "io/shardgate/tools/bench/BenchCommand.class",
+                        "io/shardgate/tools/bench/ApplyBench.class");
+    }
+
+    /** A class of the topology fixture, of the tools module, or in any {@code bench} or {@code demo} package. */
+    private static boolean isFixtureOrTool(String entry) {
+        return entry.startsWith("io/shardgate/replication/topology/") || entry.startsWith("io/shardgate/tools/")
+                || entry.contains("/bench/") || entry.contains("/demo/");
+    }
+
+    private static List<String> shardgateClasses(Path jarFile) throws IOException {
+        List<String> classes = new ArrayList<>();
+        try (ZipFile jar = new ZipFile(jarFile.toFile())) {
+            Enumeration<? extends ZipEntry> entries = jar.entries();
+            while (entries.hasMoreElements()) {
+                String name = entries.nextElement().getName();
+                if (name.startsWith("io/shardgate/") && name.endsWith(".class")) {
+                    classes.add(name);
+                }
+            }
+        }
+        return classes;
     }
 
     /** The class an entry holds, counting a multi-release version as the class itself; null for other entries. */

@@ -1,35 +1,34 @@
 package io.shardgate.proxy;
 
-import io.shardgate.proxy.bench.BenchCommand;
 import io.shardgate.proxy.config.ConfigException;
-import io.shardgate.proxy.demo.DemoCommand;
 import io.shardgate.replication.stream.cli.StreamCommand;
-import io.shardgate.replication.topology.TopologyException;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntSupplier;
 
 /** Entry point of the runnable jar; {@code ./shardgate} calls it. */
 public final class Main {
+    /** Where {@code demo} and {@code bench} live: they start MariaDB servers, so they are not in this jar. */
+    static final String TOOLS_JAR = "tools/target/shardgate-tools.jar";
+
     static final String USAGE = """
             usage: shardgate <command> [options]
 
             commands:
               run --config FILE   run the proxy with a YAML config (see docs/configuration.md)
-              demo                start a local two-shard topology (s0 InnoDB, s1 MyRocks) and the proxy
               stream --source H:P --target H:P --user U --password P ...
                                   follow a source's binlog and apply it to a target (see docs/change-stream.md)
-              test                (launcher only) install prerequisites and run every test
-              bench [sysbench] [--time S]  sysbench direct vs through Shardgate (docs/benchmarks.md)
-              bench split [--time S]       sysbench oltp_read_only --skip_trx=on: primary vs 2 replicas via Shardgate
-              bench shards [--time S]      sysbench oltp_point_select: one server vs Shardgate over 1 and 2 shards
-              bench apply [--transactions N]  change-stream apply vs a MariaDB replica (docs/benchmarks.md)
               checksum --config FILE schema.table  row count and checksum of a table on every shard (docs/engines.md)
+              test                (launcher only) install prerequisites and run every test
 
+            demo and bench start local MariaDB servers: they run from the tools jar (%s),
+            as ./shardgate demo and ./shardgate bench do.
             shardgate <command> --help prints that command's usage.
-            """;
+            """.formatted(TOOLS_JAR);
 
     /** Each command's {@code --help} text (stdout, exit 0); also printed on stderr after a bad argument. */
     static final Map<String, String> COMMAND_USAGE = Map.of(
@@ -38,37 +37,33 @@ public final class Main {
                       run the proxy in the foreground with a YAML config (see docs/configuration.md) until SIGTERM
                       or Ctrl-C; prints "Shardgate listening on HOST:PORT (transport), admin on HOST:PORT" once it serves
                     """,
-            "demo", """
-                    usage: shardgate demo [--port P] [--admin-port P]
-                      start two local shards (s0 InnoDB, s1 MyRocks; a primary and a replica each) and the proxy
-                      on 127.0.0.1:3307 (admin 8307); port 0 picks a free port; Ctrl-C stops everything it started
-                    """,
             "stream", StreamCommand.USAGE + """
 
                       follow a source's binlog and apply it to a target (see docs/change-stream.md)
-                    """,
-            "bench", """
-                    usage: shardgate bench [sysbench] [--time S]
-                           shardgate bench split [--time S]
-                           shardgate bench shards [--time S]
-                           shardgate bench apply [--transactions N] [--schemas N] [--threads N] [--warmup N]
-                                                 [--appliers sg1,sg4,mdb1,mdb4]
-                      sysbench direct vs through Shardgate; split: the primary vs Shardgate over 2 replicas;
-                      shards: one server vs Shardgate over 1 and 2 shards; apply: the change stream vs a MariaDB
-                      replica (see docs/benchmarks.md)
                     """,
             "checksum", """
                     usage: shardgate checksum --config FILE schema.table
                       row count and checksum of a table on every shard's primary (see docs/engines.md)
                     """);
 
+    /** A command's body, run by {@link #guarded}: returns the exit status. */
+    @FunctionalInterface
+    public interface Command {
+        int run() throws IOException, InterruptedException;
+    }
+
     private Main() {
     }
 
     public static void main(String[] args) {
+        exit(args, () -> run(List.of(args), System.out, System.err));
+    }
+
+    /** Runs {@code main} and ends the process with its status (1 for what it throws), unless it returned 0. */
+    public static void exit(String[] args, IntSupplier main) {
         int status;
         try {
-            status = run(List.of(args), System.out, System.err);
+            status = main.getAsInt();
         } catch (RuntimeException | Error e) {
             // Whatever a command failed with, the process ends: a half-started proxy's threads must not keep it alive.
             System.err.println("shardgate " + (args.length > 0 ? args[0] : "") + ": " + e);
@@ -92,32 +87,41 @@ public final class Main {
             out.print(commandUsage);
             return 0;
         }
+        String name = args.get(0);
+        return guarded(name, commandUsage != null ? commandUsage : USAGE, err, () -> switch (name) {
+            case "run" -> new RunCommand(out, err).run(rest);
+            case "stream" -> new StreamCommand().run(rest, out, err);
+            case "checksum" -> ChecksumCli.run(rest, out, err);
+            case "help", "--help", "-h" -> {
+                out.print(USAGE);
+                yield 0;
+            }
+            case "demo", "bench" -> {
+                err.println("shardgate " + name + ": not in this jar; ./shardgate " + name + " runs it from the tools jar ("
+                        + TOOLS_JAR + ")");
+                yield 2;
+            }
+            default -> {
+                err.println("shardgate: unknown command '" + name + "'");
+                err.print(USAGE);
+                yield 2;
+            }
+        });
+    }
+
+    /**
+     * Runs {@code command}, turning what a command fails with into an exit status: bad arguments 2 (the message and
+     * {@code usage} on stderr), a bad config or an I/O failure 1 (the message on stderr), an interrupt 130.
+     */
+    public static int guarded(String name, String usage, PrintStream err, Command command) {
         try {
-            return switch (args.get(0)) {
-                case "run" -> new RunCommand(out, err).run(rest);
-                case "demo" -> new DemoCommand(out, err).run(rest);
-                case "stream" -> new StreamCommand().run(rest, out, err);
-                case "bench" -> new BenchCommand(out, err).run(rest);
-                case "checksum" -> ChecksumCli.run(rest, out, err);
-                case "help", "--help", "-h" -> {
-                    out.print(USAGE);
-                    yield 0;
-                }
-                default -> {
-                    err.println("shardgate: unknown command '" + args.get(0) + "'");
-                    err.print(USAGE);
-                    yield 2;
-                }
-            };
+            return command.run();
         } catch (UsageException e) {
-            err.println("shardgate " + args.get(0) + ": " + e.getMessage());
-            err.print(commandUsage != null ? commandUsage : USAGE);
+            err.println("shardgate " + name + ": " + e.getMessage());
+            err.print(usage);
             return 2;
-        } catch (ConfigException | TopologyException e) {
-            err.println("shardgate " + args.get(0) + ": " + e.getMessage());
-            return 1;
-        } catch (java.io.IOException e) {
-            err.println("shardgate " + args.get(0) + ": " + e.getMessage());
+        } catch (ConfigException | IOException e) {
+            err.println("shardgate " + name + ": " + e.getMessage());
             return 1;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -34,19 +34,14 @@ class MainTest {
     @CsvSource(delimiter = '|', value = {
             "run --help|usage: shardgate run --config FILE",
             "run -h|usage: shardgate run --config FILE",
-            "demo --help|usage: shardgate demo [--port P] [--admin-port P]",
             "stream --help|usage: stream --source HOST:PORT --target HOST:PORT --user U --password P",
             "stream --source 127.0.0.1:1 --help|usage: stream --source HOST:PORT",
-            "bench --help|usage: shardgate bench [sysbench] [--time S]",
-            "bench split --help|shardgate bench split [--time S]",
-            "bench shards --help|shardgate bench shards [--time S]",
-            "bench apply --help|shardgate bench apply [--transactions N]",
             "checksum --help|usage: shardgate checksum --config FILE schema.table",
             "--help|usage: shardgate <command> [options]",
             "help|usage: shardgate <command> [options]",
     })
     void helpPrintsTheUsageOnStdoutAndExitsZero(String args, String usage) {
-        // Nothing starts: --help never reaches the command (a demo or bench would start servers, run would need --config).
+        // Nothing starts: --help never reaches the command (run would need --config). Demo and bench: ToolsMainTest.
         assertThat(run(args.split(" "))).as(err()).isZero();
         assertThat(out()).contains(usage);
         assertThat(err()).isEmpty();
@@ -54,7 +49,7 @@ class MainTest {
 
     @Test
     void everyCommandInTheOverviewHasItsOwnHelp() {
-        for (String command : List.of("run", "demo", "stream", "bench", "checksum")) {
+        for (String command : List.of("run", "stream", "checksum")) {
             assertThat(Main.USAGE).contains("  " + command + " ");
             assertThat(Main.COMMAND_USAGE).containsKey(command);
         }
@@ -65,8 +60,6 @@ class MainTest {
     @CsvSource(delimiter = '|', value = {
             "run|--config FILE is required|usage: shardgate run --config FILE",
             "run --nope x|unknown option '--nope'|usage: shardgate run --config FILE",
-            "demo --nope|unknown option '--nope'|usage: shardgate demo",
-            "demo --port x|--port needs a port number, not 'x'|usage: shardgate demo",
             "stream --source|--source needs a value|usage: stream --source HOST:PORT",
             "checksum|give --config FILE and schema.table|usage: shardgate checksum",
             "frobnicate|unknown command 'frobnicate'|usage: shardgate <command>",
@@ -74,6 +67,17 @@ class MainTest {
     void badArgumentsPrintTheUsageOnStderrAndExitTwo(String args, String message, String usage) {
         assertThat(run(args.split(" "))).isEqualTo(2);
         assertThat(err()).contains(message).contains(usage);
+        assertThat(out()).isEmpty();
+    }
+
+    /** The demo and the benches start MariaDB servers: the production jar has neither and says where they are. */
+    @ParameterizedTest
+    @CsvSource({"demo", "bench", "bench split"})
+    void demoAndBenchNameTheToolsJar(String args) {
+        assertThat(run(args.split(" "))).isEqualTo(2);
+        assertThat(err()).contains("not in this jar").contains("./shardgate " + args.split(" ")[0])
+                .contains("tools/target/shardgate-tools.jar");
+        assertThat(Main.USAGE).contains("tools/target/shardgate-tools.jar");
         assertThat(out()).isEmpty();
     }
 

@@ -1,4 +1,4 @@
-package io.shardgate.replication.stream.bench;
+package io.shardgate.tools.bench;
 
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
 import org.junit.jupiter.api.Test;

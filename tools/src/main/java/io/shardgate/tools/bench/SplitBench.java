@@ -1,4 +1,4 @@
-package io.shardgate.proxy.bench;
+package io.shardgate.tools.bench;
 
 import io.shardgate.proxy.ShardgateProxy;
 import io.shardgate.proxy.config.ConfigLoader;

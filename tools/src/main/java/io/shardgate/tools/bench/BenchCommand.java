@@ -1,8 +1,7 @@
-package io.shardgate.proxy.bench;
+package io.shardgate.tools.bench;
 
 import io.shardgate.proxy.ShardgateProxy;
 import io.shardgate.proxy.config.ConfigLoader;
-import io.shardgate.replication.stream.bench.ApplyBench;
 import io.shardgate.replication.topology.Node;
 import io.shardgate.replication.topology.Topology;
 import io.shardgate.replication.topology.TopologySpec;

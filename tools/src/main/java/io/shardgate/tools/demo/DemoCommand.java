@@ -1,4 +1,4 @@
-package io.shardgate.proxy.demo;
+package io.shardgate.tools.demo;
 
 import io.shardgate.proxy.Main;
 import io.shardgate.proxy.ProxyLauncher;

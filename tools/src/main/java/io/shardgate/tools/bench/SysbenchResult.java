@@ -1,4 +1,4 @@
-package io.shardgate.proxy.bench;
+package io.shardgate.tools.bench;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,0 +1,88 @@
+package io.shardgate.tools;
+
+import io.shardgate.proxy.Main;
+import io.shardgate.replication.topology.TopologyException;
+import io.shardgate.tools.bench.BenchCommand;
+import io.shardgate.tools.demo.DemoCommand;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Entry point of the tools jar ({@code tools/target/shardgate-tools.jar}): the commands that start local MariaDB
+ * servers with the test-support topology, which the production jar does not contain. {@code ./shardgate demo} and
+ * {@code ./shardgate bench} call it; every other command is the production jar's {@link Main}.
+ */
+public final class ToolsMain {
+    static final String USAGE = """
+            usage: shardgate-tools <command> [options]
+
+            commands:
+              demo                start a local two-shard topology (s0 InnoDB, s1 MyRocks) and the proxy
+              bench [sysbench] [--time S]  sysbench direct vs through Shardgate (docs/benchmarks.md)
+              bench split [--time S]       sysbench oltp_read_only --skip_trx=on: primary vs 2 replicas via Shardgate
+              bench shards [--time S]      sysbench oltp_point_select: one server vs Shardgate over 1 and 2 shards
+              bench apply [--transactions N]  change-stream apply vs a MariaDB replica (docs/benchmarks.md)
+
+            shardgate-tools <command> --help prints that command's usage.
+            """;
+
+    /** Each command's {@code --help} text (stdout, exit 0); also printed on stderr after a bad argument. */
+    static final Map<String, String> COMMAND_USAGE = Map.of(
+            "demo", """
+                    usage: shardgate demo [--port P] [--admin-port P]
+                      start two local shards (s0 InnoDB, s1 MyRocks; a primary and a replica each) and the proxy
+                      on 127.0.0.1:3307 (admin 8307); port 0 picks a free port; Ctrl-C stops everything it started
+                    """,
+            "bench", """
+                    usage: shardgate bench [sysbench] [--time S]
+                           shardgate bench split [--time S]
+                           shardgate bench shards [--time S]
+                           shardgate bench apply [--transactions N] [--schemas N] [--threads N] [--warmup N]
+                                                 [--appliers sg1,sg4,mdb1,mdb4]
+                      sysbench direct vs through Shardgate; split: the primary vs Shardgate over 2 replicas;
+                      shards: one server vs Shardgate over 1 and 2 shards; apply: the change stream vs a MariaDB
+                      replica (see docs/benchmarks.md)
+                    """);
+
+    private ToolsMain() {
+    }
+
+    public static void main(String[] args) {
+        Main.exit(args, () -> run(List.of(args), System.out, System.err));
+    }
+
+    /** Runs a command; returns the exit status, or blocks for the demo, which serves until stopped. */
+    static int run(List<String> args, PrintStream out, PrintStream err) {
+        if (args.isEmpty()) {
+            err.print(USAGE);
+            return 2;
+        }
+        String name = args.get(0);
+        List<String> rest = args.subList(1, args.size());
+        String commandUsage = COMMAND_USAGE.get(name);
+        if (commandUsage != null && (rest.contains("--help") || rest.contains("-h"))) {
+            out.print(commandUsage);
+            return 0;
+        }
+        try {
+            return Main.guarded(name, commandUsage != null ? commandUsage : USAGE, err, () -> switch (name) {
+                case "demo" -> new DemoCommand(out, err).run(rest);
+                case "bench" -> new BenchCommand(out, err).run(rest);
+                case "help", "--help", "-h" -> {
+                    out.print(USAGE);
+                    yield 0;
+                }
+                default -> {
+                    err.println("shardgate-tools: unknown command '" + name + "' (the proxy's commands are in its own jar)");
+                    err.print(USAGE);
+                    yield 2;
+                }
+            });
+        } catch (TopologyException e) {
+            err.println("shardgate " + name + ": " + e.getMessage());
+            return 1;
+        }
+    }
+}
