@@ -33,6 +33,8 @@ import io.shardgate.proxy.routing.ShardBackends;
 import io.shardgate.replication.lag.LagMonitorSettings;
 import io.shardgate.replication.lag.MonitoredServer;
 import io.shardgate.replication.lag.ReplicaLagMonitor;
+import io.shardgate.storage.StorageAdapters;
+import io.shardgate.storage.health.BackendLoops;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,10 +58,12 @@ public final class ShardgateProxy implements AutoCloseable {
     private BackendReport report;
     private final FrontendServer frontend;
     private final AdminServer admin;
+    private final BackendLoops monitoring;
     private final AtomicBoolean serving = new AtomicBoolean();
 
     private ShardgateProxy(Transport transport, EventLoopGroup boss, EventLoopGroup workers, List<ShardBackends> backends,
-                           Optional<ShardingRuntime> sharding, FrontendServer frontend, AdminServer admin) {
+                           Optional<ShardingRuntime> sharding, FrontendServer frontend, AdminServer admin,
+                           BackendLoops monitoring) {
         this.transport = transport;
         this.boss = boss;
         this.workers = workers;
@@ -67,13 +71,22 @@ public final class ShardgateProxy implements AutoCloseable {
         this.sharding = sharding;
         this.frontend = frontend;
         this.admin = admin;
+        this.monitoring = monitoring;
     }
 
     public static ShardgateProxy start(ShardgateConfig config) throws InterruptedException {
+        return start(config, StorageAdapters.load(ShardgateProxy.class.getClassLoader()));
+    }
+
+    /** A proxy whose engines come from {@code adapters}, the registry the config was loaded with. */
+    public static ShardgateProxy start(ShardgateConfig config, StorageAdapters adapters) throws InterruptedException {
         requireNonNull(config, "config is null");
+        requireNonNull(adapters, "adapters is null");
         Transport transport = Transport.best();
         EventLoopGroup boss = transport.newGroup(1, "shardgate-accept");
         EventLoopGroup workers = transport.newGroup(Runtime.getRuntime().availableProcessors(), "shardgate-io");
+        // One monitoring loop per backend server: its engine health probe and its lag poll share a thread and a connection.
+        BackendLoops monitoring = new BackendLoops(config.backendUser().name(), config.backendUser().password());
         try {
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             ConnectionRegistry connections = new ConnectionRegistry(config.limits().maxClientConnections());
@@ -83,15 +96,16 @@ public final class ShardgateProxy implements AutoCloseable {
                     config.limits().backendStatementCache());
             // Without a sharding schema every table lives on the first shard, as before.
             List<ShardConfig> served = config.sharding().isPresent() ? config.shards() : List.of(config.shards().get(0));
-            EngineHealth health = EngineHealth.start(config, served);
+            EngineHealth health = EngineHealth.start(config, served, adapters, monitoring);
             health.registerMetrics(registry);
             List<ShardBackends> all = new ArrayList<>();
             for (ShardConfig shard : served) {
-                ShardBackends shardBackends = backends(config, shard, connector, health);
+                ShardBackends shardBackends = backends(config, shard, connector, health, monitoring);
                 all.add(shardBackends);
                 metrics.registerPool(shardBackends.primary());
                 shardBackends.replicas().forEach(replica -> metrics.registerReplica(shardBackends, replica));
             }
+            monitoring.start();
             ShardBackends backends = all.get(0);
             BackendReport report = new BackendReport(all);
             Optional<ShardingRuntime> sharding = config.sharding().map(schema -> ShardingRuntime.start(config, schema, all));
@@ -105,12 +119,13 @@ public final class ShardgateProxy implements AutoCloseable {
             AdminServer admin = AdminServer.start(transport, boss, config.admin().listen(), config.admin().token(),
                     registry, () -> holder[0] != null && holder[0].serving.get(),
                     Map.of("/api/v1/replicas", report::replicasJson, "/shards", health::shardsJson));
-            ShardgateProxy proxy = new ShardgateProxy(transport, boss, workers, all, sharding, frontend, admin);
+            ShardgateProxy proxy = new ShardgateProxy(transport, boss, workers, all, sharding, frontend, admin, monitoring);
             proxy.report = report;
             holder[0] = proxy;
             proxy.serving.set(true);
             return proxy;
         } catch (InterruptedException | RuntimeException e) {
+            monitoring.close();
             workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw e;
@@ -119,7 +134,7 @@ public final class ShardgateProxy implements AutoCloseable {
 
     /** The shard's pools, and a lag monitor started for its replicas. */
     private static ShardBackends backends(ShardgateConfig config, ShardConfig shard, BackendConnector connector,
-                                          EngineHealth health) {
+                                          EngineHealth health, BackendLoops monitoring) {
         BackendPool primary = new BackendPool(new BackendTarget(shard.name(), "primary", shard.primary()),
                 connector, config.limits().maxBackendConnections(), config.limits().backendAcquireTimeout());
         List<ReplicaBackend> replicas = new ArrayList<>();
@@ -136,7 +151,7 @@ public final class ShardgateProxy implements AutoCloseable {
                         config.limits().maxBackendConnections(), config.limits().backendAcquireTimeout()), server));
             }
             monitor = builder.build();
-            monitor.start();
+            monitor.start(server -> monitoring.loop(server.host(), server.port()));
         }
         return new ShardBackends(shard.name(), primary, replicas, monitor, health);
     }
@@ -180,6 +195,7 @@ public final class ShardgateProxy implements AutoCloseable {
         for (ShardBackends shard : backends) {
             shard.close();
         }
+        monitoring.close();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
     }

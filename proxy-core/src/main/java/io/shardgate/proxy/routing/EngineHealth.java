@@ -17,6 +17,7 @@ import io.shardgate.storage.StorageAdapters;
 import io.shardgate.storage.ddl.DdlValidator;
 import io.shardgate.storage.capability.EngineCapabilities;
 import io.shardgate.storage.capability.ServerFactsReader;
+import io.shardgate.storage.health.BackendLoops;
 import io.shardgate.storage.health.EngineMetric;
 import io.shardgate.storage.health.HealthMonitor;
 import io.shardgate.storage.health.HealthReport;
@@ -64,14 +65,17 @@ public final class EngineHealth implements AutoCloseable {
         return ddlValidator;
     }
 
-    /** Probes and starts monitoring the primaries and replicas of {@code shards}. */
-    public static EngineHealth start(ShardgateConfig config, List<ShardConfig> shards) {
-        StorageAdapters adapters = StorageAdapters.load(EngineHealth.class.getClassLoader());
+    /**
+     * Probes the primaries and replicas of {@code shards} and adds their health monitors to their servers' {@code loops},
+     * which the caller starts and closes.
+     */
+    public static EngineHealth start(ShardgateConfig config, List<ShardConfig> shards, StorageAdapters adapters,
+                                     BackendLoops loops) {
         CapabilityProbe probe = new CapabilityProbe(adapters, new ServerFactsReader(), Duration.ofSeconds(2), Duration.ofSeconds(5));
         List<Backend> backends = new ArrayList<>();
         try {
             for (ShardConfig shard : shards) {
-                start(config, shard, probe, adapters, backends);
+                start(config, shard, probe, adapters, loops, backends);
             }
         } catch (RuntimeException e) {
             backends.forEach(backend -> backend.monitor().close());
@@ -81,7 +85,7 @@ public final class EngineHealth implements AutoCloseable {
     }
 
     private static void start(ShardgateConfig config, ShardConfig shard, CapabilityProbe probe, StorageAdapters adapters,
-                              List<Backend> backends) {
+                              BackendLoops loops, List<Backend> backends) {
         List<HostPort> addresses = new ArrayList<>();
         addresses.add(shard.primary());
         addresses.addAll(shard.replicas());
@@ -106,7 +110,7 @@ public final class EngineHealth implements AutoCloseable {
             HealthMonitor monitor = new HealthMonitor(endpoint, adapters.forEngine(shard.engine()),
                     HealthSettings.defaults().withHistoryListThreshold(config.health().historyListThreshold()), semiSync, report -> { });
             backends.add(new Backend(shard.name(), role, address.toString(), shard.engine(), capabilities, monitor));
-            monitor.start();
+            monitor.start(loops.loop(address.host(), address.port()));
         }
     }
 

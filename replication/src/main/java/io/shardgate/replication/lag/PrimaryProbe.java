@@ -1,6 +1,7 @@
 package io.shardgate.replication.lag;
 
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
+import io.shardgate.storage.health.ControlConnection;
 
 import java.sql.SQLException;
 import java.util.function.LongSupplier;
@@ -12,30 +13,24 @@ import static java.util.Objects.requireNonNull;
  * time the query was sent. A failed poll records nothing: the timeline then ages, and once the
  * last successful poll is older than the stale limit, caught-up replicas stop reporting 0.
  */
-final class PrimaryProbe implements Probe {
-    private final ProbeConnection connection;
+final class PrimaryProbe extends Probe {
     private final LongSupplier clock;
     private final ShardLagTracker tracker;
 
-    PrimaryProbe(ProbeConnection connection, LongSupplier clock, ShardLagTracker tracker) {
-        this.connection = requireNonNull(connection, "connection is null");
+    PrimaryProbe(LagMonitorSettings settings, LongSupplier clock, ShardLagTracker tracker) {
+        super(settings);
         this.clock = requireNonNull(clock, "clock is null");
         this.tracker = requireNonNull(tracker, "tracker is null");
     }
 
     @Override
-    public void poll() {
+    void poll(ControlConnection connection) {
         long sent = clock.getAsLong();
         try {
-            String position = connection.run(c -> ProbeConnection.queryString(c, "SELECT @@GLOBAL.gtid_binlog_pos"));
+            String position = query(connection, c -> queryString(c, "SELECT @@GLOBAL.gtid_binlog_pos"));
             tracker.primaryPolled(sent, MariaDbGtidPosition.parse(position));
         } catch (SQLException | RuntimeException e) {
             // Nothing to record; the stale limit turns the silence into growing lag.
         }
-    }
-
-    @Override
-    public void close() {
-        connection.close();
     }
 }

@@ -1,10 +1,12 @@
 package io.shardgate.replication.lag;
 
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
+import io.shardgate.storage.health.BackendLoop;
+import io.shardgate.storage.health.ControlConnection;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 import static java.util.Objects.requireNonNull;
@@ -48,6 +50,9 @@ import static java.util.Objects.requireNonNull;
  * says what is wrong.
  *
  * <h2>Threads</h2>
+ * Each server's probe is a check of that server's {@link BackendLoop}: the proxy passes the loops it
+ * shares with the engine health monitors ({@link #start(Function)}: one thread and one control
+ * connection per server for both), and {@link #start()} gives each server a loop of its own.
  * {@link #status}, {@link #snapshot} and {@link #primaryPosition} may be called from any thread
  * and take no lock. {@code observePrimary} takes the shard's bookkeeping lock briefly.
  *
@@ -73,7 +78,9 @@ public final class ReplicaLagMonitor implements AutoCloseable {
     private final LagMonitorSettings settings;
     private final LongSupplier clock;
     private final ShardLagTracker tracker;
-    private final List<PollLoop> loops = new ArrayList<>();
+    private final List<Probe> probes = new ArrayList<>();
+    /** The loops {@link #start()} made, one per server; empty on shared loops. */
+    private final List<BackendLoop> ownLoops = new ArrayList<>();
     private boolean started;
 
     private ReplicaLagMonitor(Builder builder) {
@@ -97,37 +104,44 @@ public final class ReplicaLagMonitor implements AutoCloseable {
         return new Builder();
     }
 
-    /** Starts one polling thread for the primary and one per replica. Once only. */
+    /** Starts polling on loops of its own: one thread and one connection for the primary and one per replica. Once only. */
     public synchronized void start() {
+        start(server -> {
+            BackendLoop loop = new BackendLoop(threadName(server), ControlConnection.to(server.host(), server.port(), user, password));
+            ownLoops.add(loop);
+            return loop;
+        });
+        ownLoops.forEach(BackendLoop::start);
+    }
+
+    /**
+     * Adds the primary's probe and each replica's to {@code loopOf} that server's loop, which its
+     * owner starts and closes (it logs in with the same account). Once only, like {@link #start()}.
+     */
+    public synchronized void start(Function<MonitoredServer, BackendLoop> loopOf) {
         if (started) {
             throw new IllegalStateException("lag monitor of shard " + shard + " already started or closed");
         }
         started = true;
-        loops.add(new PollLoop(threadName(primary), settings.pollInterval(),
-                new PrimaryProbe(connectionTo(primary), clock, tracker)));
+        PrimaryProbe primaryProbe = new PrimaryProbe(settings, clock, tracker);
+        probes.add(primaryProbe);
+        loopOf.apply(primary).add(primaryProbe);
         for (MonitoredServer replica : replicas) {
-            loops.add(new PollLoop(threadName(replica), settings.pollInterval(),
-                    new ReplicaProbe(replica, connectionTo(replica), clock, tracker)));
+            ReplicaProbe probe = new ReplicaProbe(replica, settings, clock, tracker);
+            probes.add(probe);
+            loopOf.apply(replica).add(probe);
         }
-        loops.forEach(PollLoop::start);
     }
 
     /**
-     * Stops every polling thread and closes its connection. Waits for polls in flight, which
-     * their timeouts bound; a closed monitor cannot start again.
+     * Stops polling. On loops of its own, stops their threads and closes their connections,
+     * waiting for polls in flight, which their timeouts bound; a closed monitor cannot start again.
      */
     @Override
     public synchronized void close() {
         started = true;
-        loops.forEach(PollLoop::stop);
-        Duration patience = settings.longestPoll().plus(settings.pollInterval());
-        try {
-            for (PollLoop loop : loops) {
-                loop.await(patience);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        probes.forEach(Probe::stop);
+        ownLoops.forEach(BackendLoop::close);
     }
 
     /** The replica's lag now. Throws {@link IllegalArgumentException} for a server this monitor does not poll. */
@@ -178,10 +192,6 @@ public final class ReplicaLagMonitor implements AutoCloseable {
 
     public LagMonitorSettings settings() {
         return settings;
-    }
-
-    private ProbeConnection connectionTo(MonitoredServer server) {
-        return new ProbeConnection(server, user, password, settings);
     }
 
     private String threadName(MonitoredServer server) {

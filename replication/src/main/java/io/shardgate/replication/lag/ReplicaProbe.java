@@ -1,6 +1,7 @@
 package io.shardgate.replication.lag;
 
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
+import io.shardgate.storage.health.ControlConnection;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -22,15 +23,14 @@ import static java.util.Objects.requireNonNull;
  * replica {@link ReplicaState#UNREACHABLE}; anything else that goes wrong (an unreadable
  * position) makes it {@link ReplicaState#UNKNOWN}. Both count as infinitely stale.
  */
-final class ReplicaProbe implements Probe {
+final class ReplicaProbe extends Probe {
     private final MonitoredServer replica;
-    private final ProbeConnection connection;
     private final LongSupplier clock;
     private final ShardLagTracker tracker;
 
-    ReplicaProbe(MonitoredServer replica, ProbeConnection connection, LongSupplier clock, ShardLagTracker tracker) {
+    ReplicaProbe(MonitoredServer replica, LagMonitorSettings settings, LongSupplier clock, ShardLagTracker tracker) {
+        super(settings);
         this.replica = requireNonNull(replica, "replica is null");
-        this.connection = requireNonNull(connection, "connection is null");
         this.clock = requireNonNull(clock, "clock is null");
         this.tracker = requireNonNull(tracker, "tracker is null");
     }
@@ -39,10 +39,10 @@ final class ReplicaProbe implements Probe {
     }
 
     @Override
-    public void poll() {
+    void poll(ControlConnection connection) {
         long sent = clock.getAsLong();
         try {
-            Reading reading = connection.run(ReplicaProbe::read);
+            Reading reading = query(connection, ReplicaProbe::read);
             tracker.replicaPolled(replica, sent, reading.applied(), reading.status());
         } catch (SQLException e) {
             tracker.replicaFailed(replica, ReplicaState.UNREACHABLE, describe(e));
@@ -53,7 +53,7 @@ final class ReplicaProbe implements Probe {
 
     private static Reading read(Connection connection) throws SQLException {
         MariaDbGtidPosition applied = MariaDbGtidPosition.parse(
-                ProbeConnection.queryString(connection, "SELECT @@GLOBAL.gtid_slave_pos"));
+                queryString(connection, "SELECT @@GLOBAL.gtid_slave_pos"));
         List<Map<String, String>> rows = new ArrayList<>();
         try (Statement statement = connection.createStatement();
              ResultSet result = statement.executeQuery("SHOW ALL SLAVES STATUS")) {
@@ -71,10 +71,5 @@ final class ReplicaProbe implements Probe {
 
     private static String describe(Exception e) {
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    }
-
-    @Override
-    public void close() {
-        connection.close();
     }
 }

@@ -7,17 +7,17 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * Probes one backend every {@link HealthSettings#interval()} on a thread of its own, so that a
- * hanging server delays only its own probes, and keeps the latest {@link HealthReport}.
+ * Probes one backend every {@link HealthSettings#interval()} and keeps the latest
+ * {@link HealthReport}. It is one {@link BackendCheck} of the backend's {@link BackendLoop}: the
+ * proxy runs it on the loop it shares with the backend's lag polls ({@link #start(BackendLoop)});
+ * {@link #start()} gives it a loop of its own.
  *
- * <p>Each probe reuses one control connection (reconnecting after a failure), reads an
+ * <p>Each probe reuses the loop's control connection (reconnecting after a failure), reads an
  * {@link EngineSample} with the adapter's sampler and judges it against the previous one with
  * the adapter's rules. A probe that cannot connect or whose query fails or times out reports
  * FAILED ("unreachable: …") and forgets the previous sample, so counters are compared only
@@ -26,7 +26,7 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>Before the first probe has finished, {@link #current()} is FAILED with "not probed yet".
  */
-public final class HealthMonitor implements AutoCloseable {
+public final class HealthMonitor implements BackendCheck, AutoCloseable {
     private final BackendEndpoint backend;
     private final EngineSampler sampler;
     private final HealthRules rules;
@@ -34,15 +34,16 @@ public final class HealthMonitor implements AutoCloseable {
     private final Consumer<HealthReport> listener;
     private final boolean semiSync;
     private final Clock clock;
-    private final CountDownLatch stopping = new CountDownLatch(1);
-    private final Thread thread;
     private volatile HealthReport current;
+    private volatile boolean closed;
+    /** The loop of this monitor's own, when {@link #start()} made one; null on a shared loop. */
+    private BackendLoop ownLoop;
+    private boolean started;
 
-    // Used by the probing thread only.
-    private final ControlConnection connection;
+    // Used by the loop's thread only.
     private EngineSample previous;
     private EngineSample lastSlow;
-    private long nextSlowCheck;
+    private long nextSlowCheck = System.nanoTime();
 
     /**
      * @param listener called on the probing thread with every report; keep it quick
@@ -72,14 +73,31 @@ public final class HealthMonitor implements AutoCloseable {
         this.rules = adapter.healthRules(settings);
         this.listener = requireNonNull(listener, "listener is null");
         this.clock = Clock.systemUTC();
-        this.connection = new ControlConnection(backend, settings.connectTimeout(), settings.socketTimeout());
         this.current = HealthReport.failed(backend.toString(), "not probed yet", clock.instant());
-        this.thread = new Thread(this::run, "shardgate-health-" + backend.shard() + "-" + backend.role());
-        this.thread.setDaemon(true);
     }
 
-    public void start() {
-        thread.start();
+    /** Starts probing on a loop (a thread and a control connection) of this monitor's own. */
+    public synchronized void start() {
+        requireUnstarted();
+        ownLoop = new BackendLoop("shardgate-health-" + backend.shard() + "-" + backend.role(), new ControlConnection(backend));
+        ownLoop.add(this);
+        ownLoop.start();
+    }
+
+    /**
+     * Probes on {@code loop}, the backend's shared loop, which its owner starts and closes;
+     * {@link #close} then only stops this monitor's probes.
+     */
+    public synchronized void start(BackendLoop loop) {
+        requireUnstarted();
+        loop.add(this);
+    }
+
+    private void requireUnstarted() {
+        if (started) {
+            throw new IllegalStateException(this + " already started");
+        }
+        started = true;
     }
 
     /** The latest report. */
@@ -91,48 +109,47 @@ public final class HealthMonitor implements AutoCloseable {
         return backend;
     }
 
-    /** Stops probing and waits for the probing thread to end (at most one probe's timeouts). */
+    /** Stops probing; on a loop of its own, waits for that loop's thread to end (at most one probe's timeouts). */
     @Override
     public void close() {
-        stopping.countDown();
-        if (thread.isAlive()) {
-            try {
-                thread.join(settings.connectTimeout().plus(settings.socketTimeout().multipliedBy(6)).toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        closed = true;
+        BackendLoop loop;
+        synchronized (this) {
+            loop = ownLoop;
+        }
+        if (loop != null) {
+            loop.close();
         }
     }
 
-    private void run() {
-        try {
-            long next = System.nanoTime();
-            nextSlowCheck = next;
-            long interval = settings.interval().toNanos();
-            while (stopping.getCount() > 0) {
-                HealthReport report = probe();
-                current = report;
-                listener.accept(report);
-                next += interval;
-                long wait = next - System.nanoTime();
-                if (wait <= 0) {
-                    next = System.nanoTime();
-                } else if (stopping.await(wait, TimeUnit.NANOSECONDS)) {
-                    return;
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            connection.close();
-        }
+    @Override
+    public Duration interval() {
+        return settings.interval();
     }
 
-    private HealthReport probe() {
+    /** A connect and up to six queries, each bounded by its timeout. */
+    @Override
+    public Duration longestRun() {
+        return settings.connectTimeout().plus(settings.socketTimeout().multipliedBy(6));
+    }
+
+    /** One probe: its report becomes {@link #current()} and goes to the listener. */
+    @Override
+    public void run(ControlConnection connection) {
+        if (closed) {
+            return;
+        }
+        HealthReport report = probe(connection);
+        current = report;
+        listener.accept(report);
+    }
+
+    private HealthReport probe(ControlConnection connection) {
         Instant at = clock.instant();
         boolean slow = System.nanoTime() - nextSlowCheck >= 0;
         try {
-            EngineSample sample = connection.run(c -> sampler.sample(c, slow));
+            EngineSample sample = connection.run(settings.connectTimeout(), settings.socketTimeout(),
+                    c -> sampler.sample(c, slow));
             if (sample.slowChecks()) {
                 lastSlow = sample;
                 nextSlowCheck = System.nanoTime() + settings.slowCheckInterval().toNanos();
@@ -140,7 +157,8 @@ public final class HealthMonitor implements AutoCloseable {
             sample = sample.withSlowResultsOf(lastSlow);
             Judgement judgement = rules.judge(previous, sample);
             if (semiSync) {
-                judgement = judgement.and(HealthState.DEGRADED, connection.run(SemiSync::degradation));
+                judgement = judgement.and(HealthState.DEGRADED,
+                        connection.run(settings.connectTimeout(), settings.socketTimeout(), SemiSync::degradation));
             }
             previous = sample;
             return HealthReport.of(backend.toString(), judgement, sample, at);
