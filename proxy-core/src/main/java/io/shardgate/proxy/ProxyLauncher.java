@@ -2,6 +2,7 @@ package io.shardgate.proxy;
 
 import io.shardgate.proxy.config.ConfigException;
 import io.shardgate.proxy.config.ShardgateConfig;
+import io.shardgate.storage.StorageAdapters;
 
 import java.net.BindException;
 
@@ -10,9 +11,10 @@ public final class ProxyLauncher {
     private ProxyLauncher() {
     }
 
-    public static ShardgateProxy start(ShardgateConfig config) {
+    /** Starts a proxy for {@code config}, which was loaded with {@code adapters}: the one registry of engines it runs with. */
+    public static ShardgateProxy start(ShardgateConfig config, StorageAdapters adapters) {
         try {
-            return ShardgateProxy.start(config);
+            return ShardgateProxy.start(config, adapters);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ConfigException("interrupted while starting");

@@ -2,6 +2,7 @@ package io.shardgate.proxy;
 
 import io.shardgate.proxy.config.ConfigLoader;
 import io.shardgate.proxy.config.ShardgateConfig;
+import io.shardgate.storage.StorageAdapters;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -22,8 +23,10 @@ final class RunCommand {
         if (file == null) {
             throw new Main.UsageException("--config FILE is required");
         }
-        ShardgateConfig config = new ConfigLoader().load(Path.of(file));
-        ShardgateProxy proxy = ProxyLauncher.start(config);
+        // The storage adapters are found once: the config's engines and the proxy's health probes use the same registry.
+        StorageAdapters adapters = StorageAdapters.load(RunCommand.class.getClassLoader());
+        ShardgateConfig config = new ConfigLoader(adapters).load(Path.of(file));
+        ShardgateProxy proxy = ProxyLauncher.start(config, adapters);
         out.println("Shardgate listening on " + config.listen().host() + ":" + proxy.port() + " ("
                 + proxy.transportName() + "), admin on " + config.admin().listen().host() + ":" + proxy.adminPort());
         out.flush();

@@ -3,12 +3,14 @@ package io.shardgate.storage;
 import io.shardgate.storage.capability.EngineCapabilities;
 import io.shardgate.storage.capability.InnoDbCapabilities;
 import io.shardgate.storage.capability.ServerFacts;
+import io.shardgate.storage.health.EngineMetric;
 import io.shardgate.storage.health.EngineSampler;
 import io.shardgate.storage.health.HealthRules;
 import io.shardgate.storage.health.HealthSettings;
 import io.shardgate.storage.health.InnoDbHealthRules;
 import io.shardgate.storage.health.InnoDbSampler;
 
+import java.util.List;
 import java.util.Map;
 
 /** InnoDB, MariaDB's default engine. */
@@ -37,5 +39,11 @@ public final class InnoDbAdapter implements StorageAdapter {
     @Override
     public HealthRules healthRules(HealthSettings settings) {
         return new InnoDbHealthRules(settings);
+    }
+
+    @Override
+    public List<EngineMetric> metrics() {
+        return List.of(EngineMetric.INNODB_HISTORY_LIST_LENGTH, EngineMetric.INNODB_PAGE_COMPRESSION_SAVED,
+                EngineMetric.INNODB_CORRUPT_INDEXES, EngineMetric.TABLE_ALLOCATED_BYTES);
     }
 }

@@ -3,12 +3,14 @@ package io.shardgate.storage;
 import io.shardgate.storage.capability.EngineCapabilities;
 import io.shardgate.storage.capability.MyRocksCapabilities;
 import io.shardgate.storage.capability.ServerFacts;
+import io.shardgate.storage.health.EngineMetric;
 import io.shardgate.storage.health.EngineSampler;
 import io.shardgate.storage.health.HealthRules;
 import io.shardgate.storage.health.HealthSettings;
 import io.shardgate.storage.health.MyRocksHealthRules;
 import io.shardgate.storage.health.MyRocksSampler;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -44,5 +46,13 @@ public final class MyRocksAdapter implements StorageAdapter {
     @Override
     public HealthRules healthRules(HealthSettings settings) {
         return new MyRocksHealthRules();
+    }
+
+    @Override
+    public List<EngineMetric> metrics() {
+        return List.of(EngineMetric.ROCKSDB_STALL_STOPS, EngineMetric.ROCKSDB_STALL_SLOWDOWNS,
+                EngineMetric.ROCKSDB_STALL_MICROS, EngineMetric.ROCKSDB_COMPACTION_PENDING, EngineMetric.ROCKSDB_FLUSH_PENDING,
+                EngineMetric.ROCKSDB_IMMUTABLE_MEMTABLES, EngineMetric.ROCKSDB_MEMTABLE_BYTES,
+                EngineMetric.ROCKSDB_BACKGROUND_ERRORS, EngineMetric.TABLE_ALLOCATED_BYTES);
     }
 }

@@ -2,10 +2,12 @@ package io.shardgate.storage;
 
 import io.shardgate.storage.capability.EngineCapabilities;
 import io.shardgate.storage.capability.ServerFacts;
+import io.shardgate.storage.health.EngineMetric;
 import io.shardgate.storage.health.EngineSampler;
 import io.shardgate.storage.health.HealthRules;
 import io.shardgate.storage.health.HealthSettings;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -34,4 +36,12 @@ public interface StorageAdapter {
 
     /** Judges this engine's health samples under {@code settings}. */
     HealthRules healthRules(HealthSettings settings);
+
+    /**
+     * The engine metrics this adapter's sampler reads. The proxy registers a gauge under each name for every backend
+     * (-1 where a backend's probe did not read it); none by default.
+     */
+    default List<EngineMetric> metrics() {
+        return List.of();
+    }
 }

@@ -1,7 +1,10 @@
 package io.shardgate.storage;
 
+import io.shardgate.storage.health.EngineMetric;
+
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -75,6 +78,20 @@ public final class StorageAdapters {
     public Optional<Engine> named(String name) {
         requireNonNull(name, "name is null");
         return byEngine.keySet().stream().filter(engine -> engine.isNamed(name)).findFirst();
+    }
+
+    /**
+     * Every engine metric the adapters declare, each name once (the first adapter's declaration wins), in adapter order:
+     * the gauges the proxy registers for each backend.
+     */
+    public List<EngineMetric> metrics() {
+        Map<String, EngineMetric> byName = new LinkedHashMap<>();
+        for (StorageAdapter adapter : byEngine.values()) {
+            for (EngineMetric metric : adapter.metrics()) {
+                byName.putIfAbsent(metric.metricName(), metric);
+            }
+        }
+        return List.copyOf(byName.values());
     }
 
     /** The adapter for an engine; fails loudly when no provider for it was found. */

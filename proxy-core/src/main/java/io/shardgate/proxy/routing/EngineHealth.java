@@ -53,11 +53,13 @@ public final class EngineHealth implements AutoCloseable {
 
     private final List<Backend> backends;
     private final DdlValidator ddlValidator;
+    private final List<EngineMetric> metrics;
     private final ObjectMapper json = new ObjectMapper();
 
-    private EngineHealth(List<Backend> backends, DdlValidator ddlValidator) {
+    private EngineHealth(List<Backend> backends, DdlValidator ddlValidator, List<EngineMetric> metrics) {
         this.backends = List.copyOf(backends);
         this.ddlValidator = ddlValidator;
+        this.metrics = List.copyOf(metrics);
     }
 
     /** The DDL validator for these shards, knowing the engines of the storage adapters loaded at start. */
@@ -81,7 +83,7 @@ public final class EngineHealth implements AutoCloseable {
             backends.forEach(backend -> backend.monitor().close());
             throw e;
         }
-        return new EngineHealth(backends, new DdlValidator(adapters));
+        return new EngineHealth(backends, new DdlValidator(adapters), adapters.metrics());
     }
 
     private static void start(ShardgateConfig config, ShardConfig shard, CapabilityProbe probe, StorageAdapters adapters,
@@ -158,10 +160,10 @@ public final class EngineHealth implements AutoCloseable {
         return null;
     }
 
-    /** Engine gauges per backend, under the storage adapters' stable metric names. */
+    /** Engine gauges per backend, one for each metric the storage adapters declare, under their stable names. */
     public void registerMetrics(MeterRegistry registry) {
         for (Backend backend : backends) {
-            for (EngineMetric metric : EngineMetric.values()) {
+            for (EngineMetric metric : metrics) {
                 Gauge.builder(metric.metricName(), backend.monitor(), monitor -> monitor.current().metric(metric))
                         .tag("shard", backend.shard()).tag("role", backend.role()).tag("address", backend.address())
                         .tag("engine", backend.engine().configName()).description(metric.description() + " (-1: not read)")

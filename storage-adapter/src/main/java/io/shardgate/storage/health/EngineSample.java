@@ -1,6 +1,8 @@
 package io.shardgate.storage.health;
 
-import java.util.EnumMap;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -21,10 +23,20 @@ import static java.util.Objects.requireNonNull;
  */
 public record EngineSample(boolean engineLoaded, Map<EngineMetric, Long> values, List<String> corruptIndexes,
                            Map<String, Long> tableBytes, boolean slowChecks, boolean countersBlocked) {
+    /** The order of {@link #values}, and so of a report's metrics: Shardgate's own metrics first, as listed, then by name. */
+    private static final Comparator<EngineMetric> ORDER = Comparator.comparingInt(EngineSample::builtInRank)
+            .thenComparing(EngineMetric::metricName);
+
+    private static int builtInRank(EngineMetric metric) {
+        int rank = List.of(EngineMetric.values()).indexOf(metric);
+        return rank < 0 ? Integer.MAX_VALUE : rank;
+    }
+
     public EngineSample {
-        Map<EngineMetric, Long> copy = new EnumMap<>(EngineMetric.class);
-        copy.putAll(requireNonNull(values, "values is null"));
-        values = java.util.Collections.unmodifiableMap(copy);
+        Map<EngineMetric, Long> copy = new LinkedHashMap<>();
+        requireNonNull(values, "values is null").entrySet().stream().sorted(Map.Entry.comparingByKey(ORDER))
+                .forEach(entry -> copy.put(entry.getKey(), entry.getValue()));
+        values = Collections.unmodifiableMap(copy);
         corruptIndexes = List.copyOf(requireNonNull(corruptIndexes, "corruptIndexes is null"));
         tableBytes = Map.copyOf(requireNonNull(tableBytes, "tableBytes is null"));
     }
@@ -60,7 +72,7 @@ public record EngineSample(boolean engineLoaded, Map<EngineMetric, Long> values,
         if (slowChecks || slow == null || !slow.slowChecks || !engineLoaded) {
             return this;
         }
-        Map<EngineMetric, Long> merged = new EnumMap<>(EngineMetric.class);
+        Map<EngineMetric, Long> merged = new LinkedHashMap<>();
         merged.putAll(values);
         for (EngineMetric metric : List.of(EngineMetric.INNODB_CORRUPT_INDEXES, EngineMetric.TABLE_ALLOCATED_BYTES)) {
             slow.value(metric).ifPresent(value -> merged.putIfAbsent(metric, value));

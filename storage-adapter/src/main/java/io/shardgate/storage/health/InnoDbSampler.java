@@ -5,7 +5,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +30,7 @@ public final class InnoDbSampler implements EngineSampler {
         if (!Queries.engineLoaded(connection, "InnoDB")) {
             return EngineSample.engineMissing();
         }
-        Map<EngineMetric, Long> values = new EnumMap<>(EngineMetric.class);
+        Map<EngineMetric, Long> values = new LinkedHashMap<>();
         Map<String, String> status = Queries.pairs(connection, STATUS);
         List<String> history = Queries.firstRow(connection, HISTORY);
         boolean counterEnabled = history.size() == 2 && "1".equals(history.get(0));

@@ -5,7 +5,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,7 +45,7 @@ public final class MyRocksSampler implements EngineSampler {
         if (!Queries.engineLoaded(connection, "ROCKSDB")) {
             return EngineSample.engineMissing();
         }
-        Map<EngineMetric, Long> values = new EnumMap<>(EngineMetric.class);
+        Map<EngineMetric, Long> values = new LinkedHashMap<>();
         Map<String, String> cfStats = Queries.pairs(connection, CF_STATS);
         put(values, EngineMetric.ROCKSDB_COMPACTION_PENDING, Queries.number(cfStats, "COMPACTION_PENDING"));
         put(values, EngineMetric.ROCKSDB_FLUSH_PENDING, Queries.number(cfStats, "MEM_TABLE_FLUSH_PENDING"));

@@ -1,6 +1,6 @@
 package io.shardgate.storage.health;
 
-import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -15,7 +15,7 @@ final class Samples {
     }
 
     static EngineSample of(Object... metricsAndValues) {
-        Map<EngineMetric, Long> values = new EnumMap<>(EngineMetric.class);
+        Map<EngineMetric, Long> values = new LinkedHashMap<>();
         for (int i = 0; i < metricsAndValues.length; i += 2) {
             values.put((EngineMetric) metricsAndValues[i], ((Number) metricsAndValues[i + 1]).longValue());
         }

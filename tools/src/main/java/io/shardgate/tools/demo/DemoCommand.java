@@ -10,6 +10,7 @@ import io.shardgate.replication.topology.Shard;
 import io.shardgate.replication.topology.Topology;
 import io.shardgate.replication.topology.TopologySpec;
 import io.shardgate.storage.Engine;
+import io.shardgate.storage.StorageAdapters;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -86,7 +87,8 @@ public final class DemoCommand {
         }
         out.println("Proxy config: " + config);
         try {
-            proxy[0] = ProxyLauncher.start(new ConfigLoader().load(config));
+            StorageAdapters adapters = StorageAdapters.load(DemoCommand.class.getClassLoader());
+            proxy[0] = ProxyLauncher.start(new ConfigLoader(adapters).load(config), adapters);
         } catch (ConfigException e) {
             topology.close();
             throw e;
