@@ -86,8 +86,8 @@ public final class ParallelApplier implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final Map<String, Integer> inFlight = new HashMap<>();
-    private final Map<String, Worker> owners = new HashMap<>();
-    private final List<Worker> workers = new ArrayList<>();
+    private final Map<String, ApplyWorker> owners = new HashMap<>();
+    private final List<ApplyWorker> workers = new ArrayList<>();
     private final MeterRegistry registry;
 
     private AppliedPositions positions;
@@ -117,14 +117,14 @@ public final class ParallelApplier implements AutoCloseable {
         positions = target.load();
         tracker = new WatermarkTracker(positions.watermark());
         saved = positions.watermark();
-        barrierSession = new SessionHolder();
+        barrierSession = new SessionHolder(target);
         for (int i = 0; i < settings.workers(); i++) {
-            Worker worker = new Worker(i);
+            ApplyWorker worker = new ApplyWorker(this, settings, stopping, i);
             workers.add(worker);
             Gauge.builder("shardgate.stream.queue.depth", worker.queue, LinkedBlockingDeque::size)
                     .tag("worker", Integer.toString(i)).register(registry);
         }
-        workers.forEach(Worker::start);
+        workers.forEach(ApplyWorker::start);
         checkpointer = new Thread(this::checkpointLoop, "shardgate-apply-checkpoint");
         checkpointer.setDaemon(true);
         checkpointer.start();
@@ -169,7 +169,7 @@ public final class ParallelApplier implements AutoCloseable {
             return;
         }
         String schema = schemas.iterator().next();
-        Worker worker = owner(schema);
+        ApplyWorker worker = owner(schema);
         lock.lock();
         try {
             inFlight.merge(schema, 1, Integer::sum);
@@ -212,11 +212,11 @@ public final class ParallelApplier implements AutoCloseable {
         return kept;
     }
 
-    private Worker owner(String schema) {
-        Worker owner = owners.get(schema);
+    private ApplyWorker owner(String schema) {
+        ApplyWorker owner = owners.get(schema);
         if (owner == null) {
             owner = workers.get(0);
-            for (Worker worker : workers) {
+            for (ApplyWorker worker : workers) {
                 if (worker.schemas < owner.schemas) {
                     owner = worker;
                 }
@@ -266,7 +266,7 @@ public final class ParallelApplier implements AutoCloseable {
         }
     }
 
-    private void applyWithRetry(SessionHolder session, List<Item> batch) throws InterruptedException {
+    void applyWithRetry(SessionHolder session, List<Item> batch) throws InterruptedException {
         List<Transaction> transactions = batch.stream().map(Item::transaction).toList();
         for (int attempt = 0; ; attempt++) {
             try {
@@ -286,7 +286,27 @@ public final class ParallelApplier implements AutoCloseable {
         }
     }
 
-    private void fail(Throwable e) {
+    /** A worker applied {@code batch}: its schemas have that much less in flight. */
+    void release(List<Item> batch) {
+        lock.lock();
+        try {
+            for (Item item : batch) {
+                for (String schema : item.schemas) {
+                    inFlight.merge(schema, -1, Integer::sum);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        finished(batch);
+    }
+
+    /** A session on the target, for a worker. */
+    SessionHolder newSession() {
+        return new SessionHolder(target);
+    }
+
+    void fail(Throwable e) {
         if (failure.compareAndSet(null, e)) {
             stopping.countDown();
             whenFailed.run();
@@ -310,7 +330,7 @@ public final class ParallelApplier implements AutoCloseable {
     }
 
     private void checkpointLoop() {
-        SessionHolder session = new SessionHolder();
+        SessionHolder session = new SessionHolder(target);
         try {
             while (!stopping.await(settings.checkpointEvery(), TimeUnit.MILLISECONDS)) {
                 try {
@@ -348,7 +368,7 @@ public final class ParallelApplier implements AutoCloseable {
     @Override
     public void close() {
         stopping.countDown();
-        for (Worker worker : workers) {
+        for (ApplyWorker worker : workers) {
             try {
                 worker.thread.join(60_000);
             } catch (InterruptedException e) {
@@ -372,106 +392,7 @@ public final class ParallelApplier implements AutoCloseable {
         }
     }
 
-    private record Item(Transaction transaction, long ticket, Set<String> schemas) {
-    }
-
-    /** A session that can be replaced after a connection error. */
-    /** A session opened on first use and again after a connection error. */
-    private final class SessionHolder {
-        private TargetSession session;
-
-        /** Opens the session; throws a retryable {@link ApplyException} while the target is unreachable. */
-        TargetSession get() {
-            if (session == null) {
-                session = target.open();
-            }
-            return session;
-        }
-
-        void reopen() {
-            close();
-        }
-
-        void close() {
-            if (session != null) {
-                session.close();
-                session = null;
-            }
-        }
-    }
-
-    private final class Worker {
-        final int index;
-        final LinkedBlockingDeque<Item> queue = new LinkedBlockingDeque<>(settings.queueCapacity());
-        final Thread thread;
-        int schemas;
-
-        Worker(int index) {
-            this.index = index;
-            this.thread = new Thread(this::loop, "shardgate-apply-" + index);
-            this.thread.setDaemon(true);
-        }
-
-        void start() {
-            thread.start();
-        }
-
-        private void release(List<Item> batch) {
-            lock.lock();
-            try {
-                for (Item item : batch) {
-                    for (String schema : item.schemas) {
-                        inFlight.merge(schema, -1, Integer::sum);
-                    }
-                }
-            } finally {
-                lock.unlock();
-            }
-            finished(batch);
-        }
-
-        private void loop() {
-            SessionHolder session = new SessionHolder();
-            try {
-                while (stopping.getCount() > 0) {
-                    Item first = queue.pollFirst(100, TimeUnit.MILLISECONDS);
-                    if (first == null) {
-                        continue;
-                    }
-                    List<Item> batch = new ArrayList<>();
-                    batch.add(first);
-                    int rowCount = first.transaction.rowCount();
-                    while (batch.size() < settings.maxBatchTransactions()) {
-                        Item next = queue.peekFirst();
-                        if (next == null || rowCount + next.transaction.rowCount() > settings.maxBatchRows()) {
-                            break;
-                        }
-                        batch.add(queue.pollFirst());
-                        rowCount += next.transaction.rowCount();
-                    }
-                    try {
-                        applyWithRetry(session, batch);
-                    } catch (ApplyException e) {
-                        if (e.retryable() || batch.size() == 1) {
-                            throw e;
-                        }
-                        // Apply the group one transaction at a time, so that those before the bad one land
-                        // and the error is about the bad one alone.
-                        for (Item item : batch) {
-                            applyWithRetry(session, List.of(item));
-                            release(List.of(item));
-                        }
-                        continue;
-                    }
-                    release(batch);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (RuntimeException e) {
-                fail(e);
-            } finally {
-                session.close();
-            }
-        }
+    /** A transaction as queued: its ticket with the watermark tracker and the schemas it touches. */
+    record Item(Transaction transaction, long ticket, Set<String> schemas) {
     }
 }
