@@ -15,11 +15,11 @@ import static java.util.Objects.requireNonNull;
  * Measures how stale each replica of one shard is, on the proxy's own clock.
  *
  * <h2>How</h2>
- * One thread polls the primary's {@code @@gtid_binlog_pos} every poll interval and records, per
+ * A probe polls the primary's {@code @@gtid_binlog_pos} every poll interval and records, per
  * GTID domain, "every write acknowledged before proxy time T has a sequence number of at most S",
  * with T the time the query was <em>sent</em> (a timeline, see {@link PrimaryPositionTimeline}).
  * The proxy may add entries from its own writes ({@link #observePrimary(MariaDbGtidPosition, long)}).
- * One thread per replica polls {@code @@gtid_slave_pos} (the position it has applied) and
+ * A probe per replica polls {@code @@gtid_slave_pos} (the position it has applied) and
  * {@code SHOW ALL SLAVES STATUS}, with short connect and socket timeouts so that a dead or frozen
  * replica fails its poll within a timeout, and reconnects by itself.
  *
