@@ -5,7 +5,7 @@ import io.shardgate.proxy.error.ErrorCode;
 import io.shardgate.proxy.protocol.ExecuteParameters;
 import io.shardgate.proxy.protocol.LocalResultSet;
 import io.shardgate.proxy.session.ClientStatement;
-import io.shardgate.proxy.sharding.ClientChannel;
+import io.shardgate.proxy.execution.ClientChannel;
 import io.shardgate.proxy.sharding.ShardedDeployment;
 import io.shardgate.proxy.sharding.ShardedPrepare;
 import io.shardgate.proxy.sharding.ShardWarning;

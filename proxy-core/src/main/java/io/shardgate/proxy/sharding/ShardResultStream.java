@@ -11,6 +11,7 @@ import io.shardgate.proxy.protocol.MySqlPacket;
 import io.shardgate.proxy.protocol.TextRowDecoder;
 import io.shardgate.proxy.protocol.Wire;
 import io.shardgate.router.exec.ColumnMeta;
+import io.shardgate.proxy.execution.ShardOk;
 import io.shardgate.router.exec.Completion;
 import io.shardgate.router.exec.Row;
 import io.shardgate.router.exec.RowStream;

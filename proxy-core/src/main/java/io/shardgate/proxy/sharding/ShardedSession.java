@@ -5,6 +5,9 @@ import io.shardgate.proxy.backend.BackendPool;
 import io.shardgate.proxy.config.TransactionsConfig;
 import io.shardgate.proxy.error.BackendErrorException;
 import io.shardgate.proxy.error.ErrorCode;
+import io.shardgate.proxy.execution.ClientChannel;
+import io.shardgate.proxy.execution.Relay;
+import io.shardgate.proxy.execution.ResultWriter;
 import io.shardgate.proxy.protocol.Capabilities;
 import io.shardgate.proxy.protocol.Command;
 import io.shardgate.proxy.protocol.ColumnDefinition;
@@ -128,7 +131,7 @@ public final class ShardedSession {
 
     /**
      * A statement whose plan is one route to one shard, outside a transaction, runs without a plan
-     * worker: its response is relayed on the backend connection's event loop ({@link DirectRelay}).
+     * worker: its response is relayed on the backend connection's event loop ({@link Relay}).
      * Null when the statement needs the worker.
      */
     private CompletableFuture<StatementOutcome> direct(Plan plan, StatementRequest request, ClientChannel out) {
@@ -163,24 +166,30 @@ public final class ShardedSession {
                 return;
             }
             running.add(connection);
-            DirectRelay relay = new DirectRelay(connection, out, request.binary(), status, (done, failure) -> {
-                running.remove(connection);
-                if (failure != null || !connection.isOpen()) {
-                    connection.owner().discard(connection);
-                    return;
-                }
-                if (done.lastGtid() != null) {
-                    noteCommit(statement.shard(), done.lastGtid());
-                }
-                connection.owner().release(connection);
-            });
-            relay.outcome().whenComplete((outcome, failure) -> {
-                if (failure != null) {
-                    result.completeExceptionally(failure);
-                } else {
-                    result.complete(outcome);
-                }
-            });
+            Relay relay = new Relay(connection, out, request.binary() ? Relay.Shape.BINARY : Relay.Shape.TEXT, status,
+                    new Relay.Listener() {
+                        @Override
+                        public void completed(Relay done, int serverStatus, boolean error) {
+                            running.remove(connection);
+                            if (!connection.isOpen()) {
+                                connection.owner().discard(connection);
+                            } else {
+                                if (done.lastGtid() != null) {
+                                    noteCommit(statement.shard(), done.lastGtid());
+                                }
+                                connection.owner().release(connection);
+                            }
+                            result.complete(new StatementOutcome(done.insertId(), done.relayedErrno(), status));
+                        }
+
+                        @Override
+                        public void failed(Relay done, Throwable cause) {
+                            running.remove(connection);
+                            connection.owner().discard(connection);
+                            result.completeExceptionally(ErrorCode.BACKEND_LOST.exception(connection.target().shard(),
+                                    connection.target().role()));
+                        }
+                    });
             try {
                 connection.execute(MySqlPacket.command(Command.QUERY, sql), Command.QUERY, relay);
             } catch (RuntimeException e) {
