@@ -2,6 +2,7 @@ package io.shardgate.proxy.sharding;
 
 import io.shardgate.proxy.backend.BackendConnection;
 import io.shardgate.proxy.backend.BackendPool;
+import io.shardgate.proxy.execution.SessionBinding;
 import io.shardgate.proxy.execution.StatementRequest;
 import io.shardgate.proxy.protocol.Capabilities;
 import io.shardgate.proxy.protocol.ColumnDefinition;
@@ -18,6 +19,7 @@ import io.shardgate.router.exec.ShardStatement;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -37,6 +39,7 @@ final class StatementCursor implements ShardCursor {
     private final Set<BackendConnection> running;
     private final BiConsumer<String, String> committed;
     private final StatementRequest request;
+    private final SessionBinding binding;
     private final List<ShardResultStream> streams = new ArrayList<>();
     /** DDL results whose OK counted warnings: their connections wait for {@link #takeWarnings()}. */
     private final List<ShardResultStream> warned = new ArrayList<>();
@@ -53,6 +56,8 @@ final class StatementCursor implements ShardCursor {
         this.causal = causal;
         this.running = running;
         this.committed = committed;
+        this.binding = new SessionBinding(request.schema(), request.settings(),
+                request.needsLastInsertId() ? OptionalLong.of(request.lastInsertId()) : OptionalLong.empty(), null);
     }
 
     @Override
@@ -90,7 +95,7 @@ final class StatementCursor implements ShardCursor {
         String shard = statement.shard();
         ShardBackends backends = deployment.shard(shard);
         CompletableFuture<BackendConnection> branch = transaction.branch(shard, backends, stream, request.write(), streams,
-                this::bind, this::sync);
+                this::bind, binding::sync);
         if (branch != null) {
             return branch;
         }
@@ -106,31 +111,9 @@ final class StatementCursor implements ShardCursor {
                 connection -> connection.owner().release(connection), "sharded session");
     }
 
-    /** A pooled connection in the session's schema, brought to its settings. */
+    /** A pooled connection in the session's schema, brought to its settings ({@link SessionBinding}). */
     CompletableFuture<BackendConnection> bind(BackendPool pool) {
-        long shaping = SHAPING | (request.clientCapabilities() & CLIENT_SHAPING);
-        return pool.acquire(request.loop(), shaping, request.schema(), request.settings()).thenCompose(connection -> {
-            pool.countServed();
-            return sync(connection).handle((ok, error) -> {
-                if (error != null) {
-                    connection.markUntracked();
-                    pool.release(connection);
-                    throw error instanceof CompletionException e ? e : new CompletionException(error);
-                }
-                return connection;
-            });
-        });
-    }
-
-    /** Brings a connection to the session's schema, settings and (when read) LAST_INSERT_ID(). */
-    private CompletableFuture<BackendConnection> sync(BackendConnection connection) {
-        CompletableFuture<Void> done = CompletableFuture.completedFuture(null);
-        if (!request.schema().isEmpty() && !request.schema().equals(connection.schema())) {
-            done = connection.run(Command.INIT_DB, request.schema()).thenRun(() -> connection.schema(request.schema()));
-        }
-        java.util.OptionalLong lastInsertId = request.needsLastInsertId() ? java.util.OptionalLong.of(request.lastInsertId())
-                : java.util.OptionalLong.empty();
-        return done.thenCompose(ok -> connection.adopt(request.settings(), lastInsertId)).thenApply(ok -> connection);
+        return binding.bind(pool, request.loop(), SHAPING | (request.clientCapabilities() & CLIENT_SHAPING));
     }
 
     /** A stream's response has ended and its reader is done: its connection goes back, unless it is a branch. */
