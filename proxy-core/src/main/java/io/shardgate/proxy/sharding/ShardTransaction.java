@@ -1,5 +1,6 @@
 package io.shardgate.proxy.sharding;
 
+import io.shardgate.proxy.execution.ShardResultStream;
 import io.shardgate.proxy.backend.BackendConnection;
 import io.shardgate.proxy.backend.BackendPool;
 import io.shardgate.proxy.config.TransactionsConfig;
