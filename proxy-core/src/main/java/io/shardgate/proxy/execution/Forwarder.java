@@ -162,7 +162,8 @@ public final class Forwarder<R extends Forwarder.Request<R>> {
         return new Relay(backend, out, Relay.Shape.PASSTHROUGH, 0, new Passthrough(request, host.response(request, backend), retry));
     }
 
-    static boolean isReplica(BackendConnection backend) {
+    /** Whether {@code backend} is a replica's connection (a read there may run again on the primary). */
+    public static boolean isReplica(BackendConnection backend) {
         return "replica".equals(backend.target().role());
     }
 

@@ -7,9 +7,7 @@ import io.shardgate.proxy.execution.ClientChannel;
 import io.shardgate.proxy.execution.Relay;
 import io.shardgate.proxy.execution.ResultWriter;
 import io.shardgate.proxy.execution.StatementRequest;
-import io.shardgate.proxy.protocol.Command;
 import io.shardgate.proxy.protocol.ColumnDefinition;
-import io.shardgate.proxy.protocol.MySqlPacket;
 import io.shardgate.proxy.routing.CausalPositions;
 import io.shardgate.replication.gtid.MariaDbGtid;
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
@@ -107,7 +105,7 @@ public final class ShardedSession {
 
     /**
      * A statement whose plan is one route to one shard, outside a transaction, runs without a plan
-     * worker: its response is relayed on the backend connection's event loop ({@link Relay}).
+     * worker: its response is relayed on the backend connection's event loop ({@link DirectRun}).
      * Null when the statement needs the worker.
      */
     private CompletableFuture<StatementOutcome> direct(Plan plan, StatementRequest request, ClientChannel out) {
@@ -131,47 +129,8 @@ public final class ShardedSession {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        StatementCursor cursor = cursor(request);
-        CompletableFuture<StatementOutcome> result = new CompletableFuture<>();
-        int status = status(request.autocommit());
-        cursor.connectionFor(statement, null).whenComplete((connection, error) -> {
-            if (error != null) {
-                result.completeExceptionally(error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
-                return;
-            }
-            running.add(connection);
-            Relay relay = new Relay(connection, out, request.binary() ? Relay.Shape.BINARY : Relay.Shape.TEXT, status,
-                    new Relay.Listener() {
-                        @Override
-                        public void completed(Relay done, int serverStatus, boolean error) {
-                            running.remove(connection);
-                            if (!connection.isOpen()) {
-                                connection.owner().discard(connection);
-                            } else {
-                                if (done.lastGtid() != null) {
-                                    noteCommit(statement.shard(), done.lastGtid());
-                                }
-                                connection.owner().release(connection);
-                            }
-                            result.complete(new StatementOutcome(done.insertId(), done.relayedErrno(), status));
-                        }
-
-                        @Override
-                        public void failed(Relay done, Throwable cause) {
-                            running.remove(connection);
-                            connection.owner().discard(connection);
-                            result.completeExceptionally(ErrorCode.BACKEND_LOST.exception(connection.target().shard(),
-                                    connection.target().role()));
-                        }
-                    });
-            try {
-                connection.execute(MySqlPacket.command(Command.QUERY, sql), Command.QUERY, relay);
-            } catch (RuntimeException e) {
-                connection.owner().discard(connection);
-                result.completeExceptionally(e);
-            }
-        });
-        return result;
+        return new DirectRun(cursor(request), statement, sql, out, request.binary(), status(request.autocommit()), running,
+                this::noteCommit).start();
     }
 
     /**

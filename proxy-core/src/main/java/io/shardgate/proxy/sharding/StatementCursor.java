@@ -112,6 +112,11 @@ final class StatementCursor implements ShardCursor {
                 connection -> connection.owner().release(connection), "sharded session");
     }
 
+    /** {@code shard}'s primary pool. */
+    BackendPool primaryOf(String shard) {
+        return deployment.shard(shard).primary();
+    }
+
     /** A pooled connection in the session's schema, brought to its settings ({@link SessionBinding}). */
     CompletableFuture<BackendConnection> bind(BackendPool pool) {
         return binding.bind(pool, request.loop(), SHAPING | (request.clientCapabilities() & CLIENT_SHAPING));
