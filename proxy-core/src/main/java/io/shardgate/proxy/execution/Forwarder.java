@@ -141,7 +141,7 @@ public final class Forwarder<R extends Forwarder.Request<R>> {
             MySqlPacket send = retry == null ? packet : new MySqlPacket(packet.sequenceId(), packet.payload().retainedDuplicate());
             ClientStatement statement = request.statement();
             if (statement == null) {
-                backend.execute(send, request.command(), relay(backend, request, retry));
+                backend.execute(send, request.command(), relay(backend, request, send, retry));
                 return;
             }
             PreparedStatements.on(backend, statement, host.charset()).whenComplete((prepared, failure) -> step(request, () -> {
@@ -153,13 +153,23 @@ public final class Forwarder<R extends Forwarder.Request<R>> {
                     host.failBeforeResponse(request, failure);
                     return;
                 }
-                backend.execute(host.forBackend(send, statement, prepared), request.command(), relay(backend, request, retry));
+                Relay relay = relay(backend, request, send, retry);
+                backend.execute(host.forBackend(send, statement, prepared), request.command(), relay);
             }));
         }));
     }
 
-    private Relay relay(BackendConnection backend, R request, MySqlPacket retry) {
-        return new Relay(backend, out, Relay.Shape.PASSTHROUGH, 0, new Passthrough(request, host.response(request, backend), retry));
+    /** The relay of {@code request}'s response; when the host cannot follow it, the packets to send are let go. */
+    private Relay relay(BackendConnection backend, R request, MySqlPacket send, MySqlPacket retry) {
+        try {
+            return new Relay(backend, out, Relay.Shape.PASSTHROUGH, 0, new Passthrough(request, host.response(request, backend), retry));
+        } catch (RuntimeException | LinkageError e) {
+            send.release();
+            if (retry != null) {
+                retry.release();
+            }
+            throw e;
+        }
     }
 
     /** Whether {@code backend} is a replica's connection (a read there may run again on the primary). */
