@@ -4,6 +4,7 @@ import io.netty.channel.EventLoop;
 import io.shardgate.proxy.backend.BackendConnection;
 import io.shardgate.proxy.backend.BackendPool;
 import io.shardgate.proxy.error.ErrorCode;
+import io.shardgate.proxy.execution.SessionBinding;
 import io.shardgate.proxy.protocol.Command;
 import io.shardgate.proxy.session.SessionPin;
 import io.shardgate.proxy.session.SessionVariables;
@@ -116,32 +117,25 @@ final class CommandRouter {
                 autocommit == null || !(autocommit.equals("OFF") || autocommit.equals("0")));
     }
 
+    /** A connection of {@code pool} brought to the session ({@link SessionBinding}), bound to it for the command. */
     private CompletableFuture<BackendConnection> bind(ClientSession session, EventLoop loop, BackendPool pool,
                                                       boolean needsLastInsertId) {
-        return pool.acquire(loop, session.capabilities(), session.schema(), session.settings())
-                .thenCompose(connection -> bring(session, connection, needsLastInsertId).handle((ok, error) -> {
-                    if (error != null) {
-                        // The SET may have half applied: the connection is reset before anyone uses it.
-                        connection.markUntracked();
-                        pool.release(connection);
-                        throw error instanceof RuntimeException e ? e : new java.util.concurrent.CompletionException(error);
-                    }
-                    pool.countServed();
-                    session.backend(connection);
-                    return connection;
-                }));
+        SessionBinding binding = new SessionBinding(session.schema(), session.settings(),
+                needsLastInsertId ? java.util.OptionalLong.of(session.lastInsertId()) : java.util.OptionalLong.empty(),
+                () -> nextTransaction(session));
+        return binding.bind(pool, loop, session.capabilities()).thenApply(connection -> {
+            session.backend(connection);
+            return connection;
+        });
     }
 
-    private CompletableFuture<Void> bring(ClientSession session, BackendConnection connection, boolean needsLastInsertId) {
-        CompletableFuture<Void> done = connection.adopt(session.settings(),
-                needsLastInsertId ? java.util.OptionalLong.of(session.lastInsertId()) : java.util.OptionalLong.empty());
+    /** SET TRANSACTION (the next transaction only), taken from the session: it runs right before the statement it is for. */
+    private static String nextTransaction(ClientSession session) {
         String nextTransaction = session.nextTransaction();
-        if (nextTransaction == null) {
-            return done;
+        if (nextTransaction != null) {
+            session.nextTransaction(null, false);
         }
-        // SET TRANSACTION (the next transaction only) runs right before the statement it is for.
-        session.nextTransaction(null, false);
-        return done.thenCompose(ok -> connection.run(Command.QUERY, nextTransaction));
+        return nextTransaction;
     }
 
     /**

@@ -10,7 +10,6 @@ import io.shardgate.proxy.auth.CachingSha2Password;
 import io.shardgate.proxy.auth.NativePassword;
 import io.shardgate.proxy.auth.Scramble;
 import io.shardgate.proxy.backend.BackendConnection;
-import io.shardgate.proxy.backend.ResponseSink;
 import io.shardgate.proxy.config.UserConfig;
 import io.shardgate.proxy.error.ErrorCode;
 import io.shardgate.proxy.error.ErrorTranslator;
@@ -25,10 +24,11 @@ import io.shardgate.proxy.protocol.HandshakeV10;
 import io.shardgate.proxy.protocol.MySqlPacket;
 import io.shardgate.proxy.protocol.OkPacket;
 import io.shardgate.proxy.protocol.ServerStatus;
-import io.shardgate.proxy.protocol.SessionStateInfo;
 import io.shardgate.proxy.protocol.StatementPackets;
 import io.shardgate.proxy.protocol.compress.Compression;
 import io.shardgate.proxy.backend.BackendStatement;
+import io.shardgate.proxy.execution.ClientChannel;
+import io.shardgate.proxy.execution.Forwarder;
 import io.shardgate.proxy.session.ClientStatement;
 import io.shardgate.proxy.session.SessionPin;
 import io.shardgate.router.classify.Classification;
@@ -82,9 +82,6 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private ClientSession session;
     private ScheduledFuture<?> handshakeTimeout;
     private boolean busy;
-    private boolean responseStarted;
-    /** The backend connection whose reads wait for the client's socket to drain; null when none. */
-    private volatile BackendConnection paused;
     /** The session's sharded commands, in a sharded deployment; null otherwise. */
     private ShardedCommands sharded;
 
@@ -645,40 +642,6 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     }
 
 
-    /**
-     * What a forwarded command needs after its response: the statement's classification (COM_QUERY),
-     * the prepared statement it runs (execute, fetch, long data, reset), or the id and SQL of a
-     * statement being prepared.
-     */
-    private record Pending(Command command, Classification classification, ClientStatement statement,
-                           boolean needsLastInsertId, int preparedId, String preparedSql, boolean retried,
-                           TemporaryTableNames.Change temporaryTables, boolean readsDiagnostics) {
-        Pending(Command command, Classification classification, ClientStatement statement, boolean needsLastInsertId,
-                int preparedId, String preparedSql) {
-            this(command, classification, statement, needsLastInsertId, preparedId, preparedSql, false, null, false);
-        }
-
-        Pending withTemporaryTables(TemporaryTableNames.Change change) {
-            return change == null ? this : new Pending(command, classification, statement, needsLastInsertId, preparedId,
-                    preparedSql, retried, change, readsDiagnostics);
-        }
-
-        Pending withDiagnostics(boolean diagnostics) {
-            return !diagnostics ? this : new Pending(command, classification, statement, needsLastInsertId, preparedId,
-                    preparedSql, retried, temporaryTables, true);
-        }
-
-        static Pending of(Command command) {
-            return new Pending(command, null, null, false, 0, null);
-        }
-
-        /** The same command sent again after its replica failed: this time to the primary. */
-        Pending retry() {
-            return new Pending(command, classification, statement, needsLastInsertId, preparedId, preparedSql, true,
-                    temporaryTables, readsDiagnostics);
-        }
-    }
-
     /** COM_STMT_PREPARE: prepared on the backend that serves it now, under an id Shardgate owns. */
     private void prepare(MySqlPacket packet) {
         if (session.statements().isFull()) {
@@ -917,88 +880,20 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         }));
     }
 
+    /** Runs this connection's forwarded commands (one at a time); made on the first. */
+    private Forwarder<Pending> forwarder;
+
+    private Forwarder<Pending> forwarder() {
+        if (forwarder == null) {
+            forwarder = new Forwarder<>(ctx.channel(), new ClientChannel(ctx.channel(), session.capabilities()), context.metrics(),
+                    new SessionHost(), "connection " + connectionId);
+        }
+        return forwarder;
+    }
+
     private void forward(MySqlPacket packet, Pending pending) {
         busy = true;
-        responseStarted = false;
-        boolean wasInTransaction = session.inTransaction();
-        router.backendFor(session, ctx.channel().eventLoop(), routedBy(pending), pending.needsLastInsertId(),
-                        pending.readsDiagnostics())
-                .whenComplete((backend, error) -> step(pending, () -> {
-            if (error != null) {
-                packet.release();
-                failBeforeResponse(pending, error);
-                return;
-            }
-            if (!ctx.channel().isActive() || state == State.CLOSED) {
-                packet.release();
-                // The client left while its connection was being found: channelInactive had none to give back.
-                if (session != null) {
-                    router.endSession(session, false);
-                }
-                return;
-            }
-            // An autocommit read on a replica can be sent again elsewhere if the replica fails before answering.
-            MySqlPacket retry = !wasInTransaction && isReplica(backend) && session.backend() == backend
-                    && !session.holdsBackend() ? packet : null;
-            MySqlPacket send = retry == null ? packet : new MySqlPacket(packet.sequenceId(), packet.payload().retainedDuplicate());
-            if (pending.statement() == null) {
-                backend.execute(send, pending.command(), new Relay(backend, pending, retry));
-                return;
-            }
-            preparedOn(backend, pending.statement()).whenComplete((prepared, failure) -> step(pending, () -> {
-                if (failure != null) {
-                    send.release();
-                    if (retry != null) {
-                        retry.release();
-                    }
-                    failBeforeResponse(pending, failure);
-                    return;
-                }
-                MySqlPacket out = StatementRewriter.forBackend(send, pending.statement(), prepared, ctx.alloc());
-                backend.execute(out, pending.command(), new Relay(backend, pending, retry));
-            }));
-        }));
-    }
-
-    private static boolean isReplica(BackendConnection backend) {
-        return "replica".equals(backend.target().role());
-    }
-
-    /**
-     * Runs a step of a forwarded command on the client's loop. A step that throws must not leave
-     * the session busy for ever (a CompletableFuture callback's exception goes nowhere): the
-     * command ends with an error, and the backend connection, whose protocol state is unknown
-     * now, is closed.
-     */
-    private void step(Pending pending, Runnable action) {
-        onLoop(() -> {
-            try {
-                action.run();
-            } catch (RuntimeException | LinkageError e) {
-                LOG.log(System.Logger.Level.ERROR, "connection " + connectionId + ": " + pending.command() + " failed", e);
-                if (session == null) {
-                    return;
-                }
-                router.discardBackend(session);
-                if (responseStarted) {
-                    state = State.CLOSED;
-                    ctx.close();
-                    return;
-                }
-                failBeforeResponse(pending, e);
-            }
-        });
-    }
-
-    /** The classification that routes a command: statements by their class; other commands go to the primary. */
-    private static Classification routedBy(Pending pending) {
-        if (pending.retried()) {
-            return null;
-        }
-        return switch (pending.command()) {
-            case QUERY, STMT_EXECUTE, STMT_BULK_EXECUTE -> pending.classification();
-            default -> null;
-        };
+        forwarder().forward(packet, pending);
     }
 
     private void failBeforeResponse(Pending pending, Throwable error) {
@@ -1014,243 +909,95 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         afterCommand();
     }
 
-    /** The backend statement serving {@code statement} on {@code backend}: cached, or prepared now. */
-    private CompletableFuture<BackendStatement> preparedOn(BackendConnection backend, ClientStatement statement) {
-        BackendStatement cached = backend.statements().get(statement.cacheKey());
-        if (cached != null) {
-            return CompletableFuture.completedFuture(cached);
-        }
-        String schema = backend.schema();
-        boolean switchSchema = !statement.schema().isEmpty() && !statement.schema().equals(schema);
-        CompletableFuture<Void> before = switchSchema ? backend.run(Command.INIT_DB, statement.schema())
-                : CompletableFuture.completedFuture(null);
-        // The client's statement in its character set (the connection's character_set_client follows the session's).
-        ClientCharset charset = session.clientCharset();
-        return before.thenCompose(ok -> backend.prepare(charset.encode(statement.sql())))
-                .thenCompose(prepared -> {
-                    cache(backend, statement.cacheKey(), prepared);
-                    if (!switchSchema || schema == null || schema.isEmpty()) {
-                        if (switchSchema) {
-                            backend.schema(statement.schema());
-                        }
-                        return CompletableFuture.completedFuture(prepared);
-                    }
-                    return backend.run(Command.INIT_DB, schema).thenApply(back -> prepared);
-                });
-    }
-
-    private static void cache(BackendConnection backend, String key, BackendStatement statement) {
-        for (BackendStatement evicted : backend.statements().put(key, statement)) {
-            backend.closeStatement(evicted.id());
-        }
-    }
-
-    /**
-     * Streams one command's response to the client, and notes on the way what it changes in the
-     * session. {@link #packet} runs on the backend's event loop; the session is updated in
-     * {@link #complete} on the client's.
-     */
-    private final class Relay implements ResponseSink {
-        private final BackendConnection backend;
-        private final Pending pending;
-        private final MySqlPacket retry;
-        private final long sentAtNanos = System.nanoTime();
-        private final boolean clientTracksSession;
-        private java.util.List<SessionStateInfo> changes;
-        private long insertId;
-        private int preparedBackendId = -1;
-        private int preparedParameters;
-
-        Relay(BackendConnection backend, Pending pending, MySqlPacket retry) {
-            this.backend = backend;
-            this.pending = pending;
-            this.retry = retry;
-            this.clientTracksSession = Capabilities.has(session.capabilities(), Capabilities.CLIENT_SESSION_TRACK);
+    /** What a forwarded command means for this client's session ({@link Forwarder} runs it). */
+    private final class SessionHost implements Forwarder.Host<Pending> {
+        @Override
+        public CompletableFuture<BackendConnection> backendFor(Pending pending) {
+            return router.backendFor(session, ctx.channel().eventLoop(), pending.routedBy(), pending.needsLastInsertId(),
+                    pending.readsDiagnostics());
         }
 
         @Override
-        public void packet(MySqlPacket packet) {
-            if (backend.localInfileRequested()) {
-                // The server asks for a local file (possible only when allow_local_infile is on).
-                localInfileTarget = backend;
-            }
-            if (backend.lastPacketWasOk()) {
-                packet = noteOk(packet);
-            } else if (pending.command() == Command.STMT_PREPARE && preparedBackendId < 0 && packet.header() == 0x00) {
-                preparedBackendId = StatementPackets.statementId(packet.payload());
-                preparedParameters = StatementPackets.prepareOkParameters(packet.payload());
-                StatementPackets.statementId(packet.payload(), pending.preparedId());
-            }
-            if (packet.header() == ErrPacket.HEADER && packet.payload().readableBytes() >= 3
-                    && pending.command() != Command.STMT_FETCH) {
-                context.metrics().backendError(packet.payload().getUnsignedShortLE(packet.payload().readerIndex() + 1));
-            }
-            responseStarted = true;
-            context.metrics().bytesOut(packet.payload().readableBytes() + 4L);
-            ctx.write(packet, ctx.voidPromise());
-            if (!ctx.channel().isWritable()) {
-                pause(backend);
-            }
-        }
-
-        /** Reads an OK's session changes and insert id; strips the state for a client that did not ask for it. */
-        private MySqlPacket noteOk(MySqlPacket packet) {
-            // The tracker has read the OK's head already; the session state is parsed only when there is some.
-            if ((backend.okStatus() & ServerStatus.SESSION_STATE_CHANGED) != 0) {
-                SessionStateInfo info = SessionStateInfo.ofOk(packet.payload());
-                if (info != SessionStateInfo.NONE) {
-                    if (changes == null) {
-                        changes = new java.util.ArrayList<>(2);
-                    }
-                    changes.add(info);
-                }
-            }
-            long id = backend.okInsertId();
-            if (id != 0) {
-                insertId = id;
-            }
-            if (sharded != null && sharded.sharded().inTransaction()) {
-                // The first shard ran this outside the session's sharded transaction; the client must still see it open.
-                OkPacket.addStatus(packet.payload(), ServerStatus.IN_TRANS);
-            }
-            if (clientTracksSession || !backend.okHasTrailer()) {
-                return packet;
-            }
-            MySqlPacket stripped = new MySqlPacket(packet.sequenceId(),
-                    SessionStateInfo.withoutSessionState(packet.payload(), ctx.alloc()));
-            packet.release();
-            return stripped;
+        public boolean inTransaction() {
+            return session.inTransaction();
         }
 
         @Override
-        public void flush() {
-            ctx.flush();
+        public boolean bindsOnlyForCommand(BackendConnection backend) {
+            return session.backend() == backend && !session.holdsBackend();
         }
 
         @Override
-        public void complete(int status, boolean error) {
-            int warnings = backend.lastWarnings();
-            onLoop(() -> {
-                if (paused == backend) {
-                    paused = null; // the connection resumed reading itself at the response's end
-                }
-                try {
-                    completed(status, error, warnings);
-                } catch (RuntimeException | LinkageError e) {
-                    // The response went out, but the session's bookkeeping did not follow it: the only consistent end is a close.
-                    LOG.log(System.Logger.Level.ERROR, "connection " + connectionId + ": after " + pending.command(), e);
-                    if (session != null) {
-                        router.discardBackend(session);
-                    }
-                    state = State.CLOSED;
-                    ctx.close();
-                }
-            });
+        public boolean gone() {
+            return !ctx.channel().isActive() || state == State.CLOSED;
         }
 
-        private void completed(int status, boolean error, int warnings) {
-            if (retry != null) {
-                retry.release();
+        @Override
+        public boolean active() {
+            return session != null;
+        }
+
+        @Override
+        public void abandon() {
+            if (session != null) {
+                router.endSession(session, false);
             }
-            if (session == null) {
+        }
+
+        @Override
+        public void discardBackend() {
+            router.discardBackend(session);
+        }
+
+        @Override
+        public void close() {
+            state = State.CLOSED;
+            ctx.close();
+        }
+
+        @Override
+        public ClientCharset charset() {
+            return session.clientCharset();
+        }
+
+        @Override
+        public MySqlPacket forBackend(MySqlPacket packet, ClientStatement statement, BackendStatement prepared) {
+            return StatementRewriter.forBackend(packet, statement, prepared, ctx.alloc());
+        }
+
+        @Override
+        public Forwarder.Response response(Pending pending, BackendConnection backend) {
+            return new ForwardedResponse(context, session, sharded, backend, pending, ctx.alloc(),
+                    target -> localInfileTarget = target);
+        }
+
+        @Override
+        public void failBeforeResponse(Pending pending, Throwable error) {
+            FrontendHandler.this.failBeforeResponse(pending, error);
+        }
+
+        @Override
+        public void afterCommand() {
+            FrontendHandler.this.afterCommand();
+        }
+
+        @Override
+        public void lost(Pending pending, Throwable cause, boolean started) {
+            // Whatever lived on that connection is gone with it.
+            session.cursors().clear();
+            session.longData().clear();
+            if (started) {
+                // Part of a response already reached the client: the only consistent end is a close.
+                close();
                 return;
             }
-            String gtidBefore = session.lastGtid();
-            SessionChanges.apply(session, backend, pending.classification(), changes, insertId, pending.temporaryTables(), error,
-                    warnings);
-            if (!session.lastGtid().equals(gtidBefore)) {
-                context.backends().observeCommit(session.causalPosition(), sentAtNanos);
+            if (pending.command() == Command.STMT_PREPARE) {
+                session.statements().prepareFailed();
             }
             if (!pending.command().hasNoResponse()) {
-                session.status(sharded == null ? status : sharded.sharded().status(ShardedCommands.autocommit(session)));
-                session.backendNoBackslashEscapes((status & ServerStatus.NO_BACKSLASH_ESCAPES) != 0);
+                writeError(1, context.errors().translate(cause).packet());
             }
-            statementBookkeeping(status, error);
-            if (!pending.command().hasNoResponse()) {
-                ctx.flush();
-            }
-            afterCommand();
-        }
-
-        private void statementBookkeeping(int status, boolean error) {
-            ClientStatement statement = pending.statement();
-            switch (pending.command()) {
-                case STMT_PREPARE -> {
-                    if (error || preparedBackendId < 0) {
-                        session.statements().prepareFailed();
-                        return;
-                    }
-                    ClientStatement added = session.statements().add(pending.preparedId(), pending.preparedSql(),
-                            session.schema(), preparedParameters, pending.classification());
-                    if (backend.statements().get(added.cacheKey()) == null) {
-                        cache(backend, added.cacheKey(), new BackendStatement(preparedBackendId, preparedParameters));
-                    } else {
-                        backend.closeStatement(preparedBackendId); // the connection has it already
-                    }
-                }
-                case STMT_EXECUTE -> {
-                    session.longData().remove(statement.id());
-                    if (!error && (status & ServerStatus.CURSOR_EXISTS) != 0) {
-                        session.cursors().add(statement.id());
-                    } else {
-                        session.cursors().remove(statement.id());
-                    }
-                }
-                case STMT_FETCH -> {
-                    if (error || (status & ServerStatus.LAST_ROW_SENT) != 0) {
-                        session.cursors().remove(statement.id());
-                    }
-                }
-                case STMT_RESET -> {
-                    session.cursors().remove(statement.id());
-                    session.longData().remove(statement.id());
-                }
-                default -> {
-                }
-            }
-        }
-
-        @Override
-        public void failed(Throwable cause) {
-            LOG.log(System.Logger.Level.WARNING, "connection " + connectionId + ": backend " + backend.target()
-                    + " failed during " + pending.command() + (responseStarted ? " after part of the response was sent" : ""), cause);
-            ctx.executor().execute(() -> {
-                if (paused == backend) {
-                    paused = null;
-                }
-                if (session == null) {
-                    if (retry != null) {
-                        retry.release();
-                    }
-                    return;
-                }
-                router.discardBackend(session);
-                if (retry != null && !responseStarted) {
-                    // Nothing reached the client yet: the read runs again, on another replica or the primary.
-                    context.metrics().readRetried();
-                    forward(retry, pending.retry());
-                    return;
-                }
-                if (retry != null) {
-                    retry.release();
-                }
-                // Whatever lived on that connection is gone with it.
-                session.cursors().clear();
-                session.longData().clear();
-                if (responseStarted) {
-                    // Part of a response already reached the client: the only consistent end is a close.
-                    state = State.CLOSED;
-                    ctx.close();
-                    return;
-                }
-                if (pending.command() == Command.STMT_PREPARE) {
-                    session.statements().prepareFailed();
-                }
-                if (!pending.command().hasNoResponse()) {
-                    writeError(1, context.errors().translate(cause).packet());
-                }
-                commandDone();
-            });
+            commandDone();
         }
     }
 
@@ -1294,30 +1041,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /**
-     * Stops reading {@code backend} until the client's socket takes writes again. This runs on the
-     * backend's event loop while {@link #channelWritabilityChanged} runs on the client's: the client
-     * may drain between the caller's check and the pause, and its writability event, already run,
-     * would then never resume the backend (a response stuck half way). So the pause is recorded
-     * first and writability checked again after it. {@link #paused} stays set until the response
-     * completes: every writability event until then resumes it, and a spurious resume only lets
-     * a few more packets queue.
-     */
-    private void pause(BackendConnection backend) {
-        paused = backend;
-        backend.autoRead(false);
-        if (ctx.channel().isWritable()) {
-            backend.autoRead(true);
-        }
-    }
-
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        BackendConnection backend = paused;
-        if (backend != null && ctx.channel().isWritable()) {
-            // Not session.backend(): the session may have let go of the paused connection already
-            // (the response ended in the same read).
-            backend.autoRead(true);
+        if (forwarder != null) {
+            forwarder.out().writabilityChanged();
         }
         if (sharded != null) {
             sharded.out().writabilityChanged();
@@ -1352,6 +1079,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         if (session != null) {
             context.registry().unregister(session);
             router.endSession(session, false);
+        }
+        if (forwarder != null) {
+            // A backend connection paused for this client's socket resumes, finishes its response and goes back to its pool.
+            forwarder.out().writabilityChanged();
         }
         if (sharded != null) {
             // A shard connection paused for this client's socket resumes, finishes its response and goes back to its pool.

@@ -5,13 +5,13 @@ import io.shardgate.proxy.error.ErrorCode;
 import io.shardgate.proxy.protocol.ExecuteParameters;
 import io.shardgate.proxy.protocol.LocalResultSet;
 import io.shardgate.proxy.session.ClientStatement;
-import io.shardgate.proxy.sharding.ClientChannel;
+import io.shardgate.proxy.execution.ClientChannel;
+import io.shardgate.proxy.execution.StatementRequest;
 import io.shardgate.proxy.sharding.ShardedDeployment;
 import io.shardgate.proxy.sharding.ShardedPrepare;
 import io.shardgate.proxy.sharding.ShardWarning;
 import io.shardgate.proxy.sharding.ShardedSession;
 import io.shardgate.proxy.sharding.StatementOutcome;
-import io.shardgate.proxy.sharding.StatementRequest;
 import io.shardgate.router.classify.Classification;
 import io.shardgate.router.classify.ReadWriteDecision;
 import io.shardgate.router.classify.SqlLexer;
@@ -205,9 +205,28 @@ final class ShardedCommands {
         boolean replica = ReadWriteDecision.decide(classification, CommandRouter.routingState(session), classification.hints()).target()
                 == Target.REPLICA;
         long budget = classification.hints().maxLagMs().orElse(session.maxLagMs().orElse(context.config().routing().maxReplicaLagMs()));
-        return new StatementRequest(sql, session.schema(), session.settings(), session.lastInsertId(),
-                classification.effects().readsLastInsertId(), parameters, binary, write, write && isDdl(sql), replica, budget,
-                autocommit(session), session.channel().eventLoop(), session.capabilities(), perShard, session.clientCharset());
+        java.util.EnumSet<StatementRequest.Option> options = java.util.EnumSet.noneOf(StatementRequest.Option.class);
+        if (classification.effects().readsLastInsertId()) {
+            options.add(StatementRequest.Option.NEEDS_LAST_INSERT_ID);
+        }
+        if (binary) {
+            options.add(StatementRequest.Option.BINARY);
+        }
+        if (write) {
+            options.add(StatementRequest.Option.WRITE);
+            if (isDdl(sql)) {
+                options.add(StatementRequest.Option.DDL);
+            }
+        }
+        if (replica) {
+            options.add(StatementRequest.Option.REPLICA_ALLOWED);
+        }
+        if (autocommit(session)) {
+            options.add(StatementRequest.Option.AUTOCOMMIT);
+        }
+        StatementRequest.Session seen = new StatementRequest.Session(session.schema(), session.settings(), session.lastInsertId(),
+                session.channel().eventLoop(), session.capabilities(), session.clientCharset());
+        return new StatementRequest(sql, parameters, options, seen, budget, perShard);
     }
 
     static boolean autocommit(ClientSession session) {

@@ -1,6 +1,7 @@
 package io.shardgate.proxy.sharding;
 
 import io.shardgate.proxy.backend.BackendConnection;
+import io.shardgate.proxy.execution.ShardOk;
 
 import java.util.concurrent.CompletableFuture;
 

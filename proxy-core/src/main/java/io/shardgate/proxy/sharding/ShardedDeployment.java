@@ -1,5 +1,6 @@
 package io.shardgate.proxy.sharding;
 
+import io.shardgate.proxy.execution.ColumnCollations;
 import io.shardgate.proxy.config.RoutingConfig;
 import io.shardgate.proxy.config.TransactionsConfig;
 import io.shardgate.proxy.routing.ReplicaRead;

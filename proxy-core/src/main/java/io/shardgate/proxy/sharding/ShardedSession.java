@@ -1,23 +1,18 @@
 package io.shardgate.proxy.sharding;
 
 import io.shardgate.proxy.backend.BackendConnection;
-import io.shardgate.proxy.backend.BackendPool;
-import io.shardgate.proxy.config.TransactionsConfig;
 import io.shardgate.proxy.error.BackendErrorException;
 import io.shardgate.proxy.error.ErrorCode;
-import io.shardgate.proxy.protocol.Capabilities;
-import io.shardgate.proxy.protocol.Command;
+import io.shardgate.proxy.execution.ClientChannel;
+import io.shardgate.proxy.execution.Relay;
+import io.shardgate.proxy.execution.ResultWriter;
+import io.shardgate.proxy.execution.StatementRequest;
 import io.shardgate.proxy.protocol.ColumnDefinition;
-import io.shardgate.proxy.protocol.MySqlPacket;
-import io.shardgate.proxy.protocol.ServerStatus;
 import io.shardgate.proxy.routing.CausalPositions;
-import io.shardgate.proxy.routing.ShardBackends;
 import io.shardgate.replication.gtid.MariaDbGtid;
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
 import io.shardgate.router.exec.Completion;
-import io.shardgate.router.exec.Role;
 import io.shardgate.router.exec.RowStream;
-import io.shardgate.router.exec.ShardCursor;
 import io.shardgate.router.exec.ShardStatement;
 import io.shardgate.router.plan.Execution;
 import io.shardgate.router.plan.InsertSplit;
@@ -26,25 +21,20 @@ import io.shardgate.router.plan.PlanNode;
 import io.shardgate.router.plan.Route;
 import io.shardgate.router.plan.RouteVariant;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
- * A client session in a sharded deployment. Each statement is planned, and its plan runs on a
- * worker thread with a cursor that reaches the shards through the backend pools: outside a
+ * A client session in a sharded deployment. Each statement is planned; a plan that is one route to
+ * one shard outside a transaction is relayed from its shard on the connection's event loop (the
+ * fast case of execution, {@link Relay}); any other runs on a worker thread with a
+ * {@link StatementCursor} that reaches the shards through the backend pools: outside a
  * transaction each shard statement takes a pooled connection (a replica's when the statement and
- * the session allow it) and gives it back when its response is read; inside one, the session holds
- * one branch connection per shard it touched, started with START TRANSACTION or, with
- * {@code transactions.cross_shard: xa}, XA START, and COMMIT commits them together (two-phase
- * when more than one shard was written).
+ * the session allow it) and gives it back when its response is read; inside one, on the branch
+ * connections of the session's {@link ShardTransaction}.
  *
  * <p>Commands of one session never overlap (the front end runs them one at a time), so the
  * session's state needs no lock beyond the hand-over between the client's event loop and the
@@ -52,31 +42,19 @@ import java.util.concurrent.CompletionException;
  */
 public final class ShardedSession {
     private static final System.Logger LOG = System.getLogger(ShardedSession.class.getName());
-    private static final long SHAPING = Capabilities.CLIENT_DEPRECATE_EOF | Capabilities.CLIENT_MULTI_RESULTS
-            | Capabilities.CLIENT_PS_MULTI_RESULTS | Capabilities.CLIENT_LONG_FLAG;
-    private static final long CLIENT_SHAPING = Capabilities.CLIENT_FOUND_ROWS | Capabilities.CLIENT_IGNORE_SPACE
-            | Capabilities.CLIENT_ODBC;
 
     private final ShardedDeployment deployment;
-    /** The shards' branch connections of the open transaction, in the order first touched. */
-    private final Map<String, CompletableFuture<BackendConnection>> branches = new LinkedHashMap<>();
-    /** The last stream on each branch: the next statement on that branch waits for its response to end. */
-    private final Map<String, ShardResultStream> branchStreams = new HashMap<>();
-    private final Set<String> written = new HashSet<>();
+    private final ShardTransaction transaction;
     /** What each shard's replicas must have applied before they serve this session: its writes, and tokens presented. */
     private final CausalPositions causal;
     /** Connections running a statement of this session now, for KILL QUERY. */
     private final Set<BackendConnection> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    private boolean open;
-    private boolean readOnly;
     private List<ShardWarning> warnings = List.of();
-    /** SET TRANSACTION for the open transaction, run on each branch before it starts. */
-    private String beforeStart;
-    private XaTransactions.Global global;
 
     ShardedSession(ShardedDeployment deployment, CausalPositions causal) {
         this.deployment = deployment;
         this.causal = java.util.Objects.requireNonNull(causal, "causal is null");
+        this.transaction = new ShardTransaction(deployment, this::noteCommit);
     }
 
     /** The backend connections running a statement of this session right now (KILL QUERY stops them). */
@@ -85,14 +63,13 @@ public final class ShardedSession {
     }
 
     /** Whether a transaction is open (explicitly, or implicitly with autocommit off). */
-    public synchronized boolean inTransaction() {
-        return open;
+    public boolean inTransaction() {
+        return transaction.isOpen();
     }
 
     /** The status flags the session's responses carry. */
-    public synchronized int status(boolean autocommit) {
-        return (autocommit ? ServerStatus.AUTOCOMMIT : 0) | (open ? ServerStatus.IN_TRANS : 0)
-                | (open && readOnly ? ServerStatus.IN_TRANS_READONLY : 0);
+    public int status(boolean autocommit) {
+        return transaction.status(autocommit);
     }
 
     /**
@@ -110,7 +87,7 @@ public final class ShardedSession {
             return CompletableFuture.completedFuture(new ShardedPrepare.Metadata(source.parameters(), source.localColumns(), 0));
         }
         // A pooled primary connection even inside a transaction: preparing reads no rows and must not start a branch.
-        return new Cursor(request).bind(deployment.shard(source.shard()).primary())
+        return cursor(request).bind(deployment.shard(source.shard()).primary())
                 .thenCompose(connection -> ShardedPrepare.prepareOn(connection, source, request.charset()));
     }
 
@@ -128,14 +105,12 @@ public final class ShardedSession {
 
     /**
      * A statement whose plan is one route to one shard, outside a transaction, runs without a plan
-     * worker: its response is relayed on the backend connection's event loop ({@link DirectRelay}).
+     * worker: its response is relayed on the backend connection's event loop ({@link DirectRun}).
      * Null when the statement needs the worker.
      */
     private CompletableFuture<StatementOutcome> direct(Plan plan, StatementRequest request, ClientChannel out) {
-        synchronized (this) {
-            if (open || !request.autocommit() || request.ddl()) {
-                return null;
-            }
+        if (transaction.isOpen() || !request.autocommit() || request.ddl()) {
+            return null;
         }
         ShardStatement statement;
         byte[] sql;
@@ -154,41 +129,8 @@ public final class ShardedSession {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        Cursor cursor = new Cursor(request);
-        CompletableFuture<StatementOutcome> result = new CompletableFuture<>();
-        int status = status(request.autocommit());
-        cursor.connectionFor(statement, null).whenComplete((connection, error) -> {
-            if (error != null) {
-                result.completeExceptionally(error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
-                return;
-            }
-            running.add(connection);
-            DirectRelay relay = new DirectRelay(connection, out, request.binary(), status, (done, failure) -> {
-                running.remove(connection);
-                if (failure != null || !connection.isOpen()) {
-                    connection.owner().discard(connection);
-                    return;
-                }
-                if (done.lastGtid() != null) {
-                    noteCommit(statement.shard(), done.lastGtid());
-                }
-                connection.owner().release(connection);
-            });
-            relay.outcome().whenComplete((outcome, failure) -> {
-                if (failure != null) {
-                    result.completeExceptionally(failure);
-                } else {
-                    result.complete(outcome);
-                }
-            });
-            try {
-                connection.execute(MySqlPacket.command(Command.QUERY, sql), Command.QUERY, relay);
-            } catch (RuntimeException e) {
-                connection.owner().discard(connection);
-                result.completeExceptionally(e);
-            }
-        });
-        return result;
+        return new DirectRun(cursor(request), statement, sql, out, request.binary(), status(request.autocommit()), running,
+                this::noteCommit).start();
     }
 
     /**
@@ -212,17 +154,12 @@ public final class ShardedSession {
      */
     public CompletableFuture<Void> begin(boolean readOnlyTransaction, String setTransaction) {
         return submit(() -> {
-            if (open) {
-                commitBranches();
+            if (transaction.isOpen()) {
+                transaction.commit();
             }
-            synchronized (this) {
-                open = true;
-                readOnly = readOnlyTransaction;
-                // MariaDB's XA COMMIT does not end a one-shot SET TRANSACTION (nor does a reset of the
-                // connection): the branch takes it as a session setting instead, and is reset afterwards.
-                beforeStart = setTransaction == null ? null : sessionScoped(setTransaction);
-                global = deployment.transactions().crossShard() == TransactionsConfig.CrossShard.XA ? deployment.xa().begin() : null;
-            }
+            // MariaDB's XA COMMIT does not end a one-shot SET TRANSACTION (nor does a reset of the
+            // connection): the branch takes it as a session setting instead, and is reset afterwards.
+            transaction.open(readOnlyTransaction, setTransaction == null ? null : sessionScoped(setTransaction));
             return null;
         });
     }
@@ -244,7 +181,7 @@ public final class ShardedSession {
     /** COMMIT of the open transaction (a no-op without one). */
     public CompletableFuture<Void> commit() {
         return submit(() -> {
-            commitBranches();
+            transaction.commit();
             return null;
         });
     }
@@ -252,28 +189,24 @@ public final class ShardedSession {
     /** ROLLBACK of the open transaction (a no-op without one). */
     public CompletableFuture<Void> rollback() {
         return submit(() -> {
-            rollbackBranches();
+            transaction.rollback();
             return null;
         });
     }
 
     /** The session ends: an open transaction is rolled back and its connections go back to the pools. */
     public void close() {
-        if (!hasBranches()) {
+        if (!transaction.hasBranches()) {
             return;
         }
         submit(() -> {
-            rollbackBranches();
+            transaction.rollback();
             return null;
         }).whenComplete((ok, error) -> {
             if (error != null) {
                 LOG.log(System.Logger.Level.WARNING, "rolling back a closed session's transaction failed", error);
             }
         });
-    }
-
-    private synchronized boolean hasBranches() {
-        return open || !branches.isEmpty();
     }
 
     private <T> CompletableFuture<T> submit(java.util.concurrent.Callable<T> work) {
@@ -295,27 +228,17 @@ public final class ShardedSession {
     // ----- statements -----
 
     private StatementOutcome run(Plan plan, StatementRequest request, ClientChannel out) {
-        if (request.ddl() && open) {
-            commitBranches();
+        if (request.ddl() && transaction.isOpen()) {
+            transaction.commit();
         }
         if (request.ddl()) {
             deployment.collations().forgetAll();
         }
-        boolean implicit = false;
-        synchronized (this) {
-            if (!open && !request.autocommit() && !request.ddl()) {
-                open = true;
-                readOnly = false;
-                global = xaMode() ? deployment.xa().begin() : null;
-            } else if (!open && request.write() && !request.ddl() && xaMode() && touchesSeveralShards(plan.root(), request)) {
-                // An autocommit write to several shards is all or nothing: one XA transaction of its own.
-                open = true;
-                readOnly = false;
-                implicit = true;
-                global = deployment.xa().begin();
-            }
-        }
-        Cursor cursor = new Cursor(request);
+        // An autocommit write to several shards is all or nothing (XA mode): one XA transaction of its own.
+        boolean several = request.autocommit() && request.write() && !request.ddl() && transaction.xaMode()
+                && touchesSeveralShards(plan.root(), request);
+        boolean implicit = transaction.openImplicitly(request.autocommit(), request.write(), request.ddl(), several);
+        StatementCursor cursor = cursor(request);
         ResultWriter writer = new ResultWriter(out, request.binary());
         Completion completion = null;
         try {
@@ -347,12 +270,12 @@ public final class ShardedSession {
                 }
             }
             if (implicit) {
-                commitBranches();
+                transaction.commit();
             }
         } catch (RuntimeException e) {
             if (implicit || breaksTransaction(e)) {
                 // The transaction is gone on the shard that reported it; the others must follow.
-                safeRollback();
+                transaction.safeRollback(LOG);
             }
             throw e;
         }
@@ -361,10 +284,6 @@ public final class ShardedSession {
         }
         writer.ok(completion, status(request.autocommit()));
         return new StatementOutcome(completion.lastInsertId(), 0, status(request.autocommit()));
-    }
-
-    private boolean xaMode() {
-        return deployment.transactions().crossShard() == TransactionsConfig.CrossShard.XA;
     }
 
     /**
@@ -405,53 +324,6 @@ public final class ShardedSession {
         return false;
     }
 
-    // ----- transactions -----
-
-    private void commitBranches() {
-        finishBranches(true);
-    }
-
-    private void rollbackBranches() {
-        finishBranches(false);
-    }
-
-    /** Commits or rolls back every branch (with XA when the transaction is one), then ends the transaction. */
-    private void finishBranches(boolean commit) {
-        Map<String, BackendConnection> held = awaitBranches();
-        XaTransactions.Global xa;
-        synchronized (this) {
-            xa = global;
-        }
-        // The GTID each branch's commit got, by shard: the session's causal position on that shard.
-        Map<String, String> commits = new LinkedHashMap<>();
-        try {
-            if (xa != null && !held.isEmpty()) {
-                if (commit) {
-                    commits.putAll(xa.commit(held));
-                } else {
-                    xa.rollback(held);
-                }
-            } else if (xa == null) {
-                for (Map.Entry<String, BackendConnection> branch : held.entrySet()) {
-                    if (commit) {
-                        // Noted at once: a later branch's failure does not undo this branch's commit.
-                        String gtid = join(CommitGtid.run(branch.getValue(), "COMMIT"));
-                        if (gtid != null) {
-                            noteCommit(branch.getKey(), gtid);
-                        }
-                    } else {
-                        join(branch.getValue().run(Command.QUERY, "ROLLBACK"));
-                    }
-                }
-            }
-        } catch (RuntimeException e) {
-            endTransaction(held, true);
-            throw e;
-        }
-        commits.forEach(this::noteCommit);
-        endTransaction(held, false);
-    }
-
     /** The session committed {@code gtid} on {@code shard}: its later reads there, and its token, need it. */
     private void noteCommit(String shard, String gtid) {
         try {
@@ -462,278 +334,7 @@ public final class ShardedSession {
         }
     }
 
-    private void safeRollback() {
-        try {
-            rollbackBranches();
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "rolling back a failed transaction failed", e);
-        }
-    }
-
-    /** The branch connections, once every response on them has ended; branches that failed to start are left out. */
-    private Map<String, BackendConnection> awaitBranches() {
-        Map<String, CompletableFuture<BackendConnection>> started;
-        synchronized (this) {
-            started = new LinkedHashMap<>(branches);
-        }
-        Map<String, BackendConnection> held = new LinkedHashMap<>();
-        for (Map.Entry<String, CompletableFuture<BackendConnection>> branch : started.entrySet()) {
-            BackendConnection connection;
-            try {
-                connection = branch.getValue().join();
-            } catch (RuntimeException e) {
-                continue;
-            }
-            ShardResultStream last;
-            synchronized (this) {
-                last = branchStreams.get(branch.getKey());
-            }
-            if (last != null) {
-                last.close();
-                last.awaitComplete();
-            }
-            held.put(branch.getKey(), connection);
-        }
-        return held;
-    }
-
-    /** Ends the transaction: branch connections go back to their pools (closed when {@code broken}). */
-    private void endTransaction(Map<String, BackendConnection> held, boolean broken) {
-        boolean oneShot;
-        synchronized (this) {
-            // A branch that took the transaction's SET TRANSACTION as a session setting is reset before reuse.
-            oneShot = beforeStart != null;
-            open = false;
-            readOnly = false;
-            beforeStart = null;
-            global = null;
-            branches.clear();
-            branchStreams.clear();
-            written.clear();
-        }
-        for (BackendConnection connection : held.values()) {
-            if (broken || oneShot || !connection.isOpen()) {
-                connection.markUntracked();
-            }
-            connection.owner().release(connection);
-        }
-    }
-
-    private static <T> T join(CompletableFuture<T> future) {
-        try {
-            return future.join();
-        } catch (CompletionException e) {
-            throw e.getCause() instanceof RuntimeException runtime ? runtime : e;
-        }
-    }
-
-    // ----- the cursor -----
-
-    /** How one statement's plan reaches the shards. */
-    private final class Cursor implements ShardCursor {
-        private final StatementRequest request;
-        private final List<ShardResultStream> streams = new ArrayList<>();
-        /** DDL results whose OK counted warnings: their connections wait for {@link #takeWarnings()}. */
-        private final List<ShardResultStream> warned = new ArrayList<>();
-
-        Cursor(StatementRequest request) {
-            this.request = request;
-        }
-
-        @Override
-        public RowStream execute(ShardStatement statement) {
-            String shard = statement.shard();
-            String text = request.ddl() && request.shardStatements().containsKey(shard) ? request.shardStatements().get(shard)
-                    : SqlParameters.inline(statement.sql(), statement.parameters(), request.charset());
-            // In the client's character set, which the connection's character_set_client (synced) reads it in.
-            byte[] sql = request.charset().encode(text);
-            ShardResultStream stream = new ShardResultStream(shard, deployment.collations(), this::handBack);
-            streams.add(stream);
-            connectionFor(statement, stream).whenComplete((connection, error) -> {
-                if (error != null) {
-                    stream.failBeforeStart(error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
-                    return;
-                }
-                stream.connection(connection);
-                running.add(connection);
-                MySqlPacket packet = MySqlPacket.command(Command.QUERY, sql);
-                try {
-                    connection.execute(packet, Command.QUERY, stream);
-                } catch (RuntimeException e) {
-                    stream.failBeforeStart(e);
-                }
-            });
-            return stream;
-        }
-
-        private CompletableFuture<BackendConnection> connectionFor(ShardStatement statement, ShardResultStream stream) {
-            String shard = statement.shard();
-            ShardBackends backends = deployment.shard(shard);
-            synchronized (ShardedSession.this) {
-                if (open) {
-                    return branch(shard, backends, stream);
-                }
-            }
-            if (statement.role() == Role.REPLICA && request.replicaAllowed() && !backends.replicas().isEmpty()) {
-                return replica(backends);
-            }
-            return bind(backends.primary());
-        }
-
-        private CompletableFuture<BackendConnection> branch(String shard, ShardBackends backends, ShardResultStream stream) {
-            if (request.write()) {
-                if (readOnly) {
-                    return CompletableFuture.failedFuture(new BackendErrorException(new io.shardgate.proxy.protocol.ErrPacket(1792,
-                            "25006", "Cannot execute statement in a READ ONLY transaction")));
-                }
-                if (!xaMode() && !written.isEmpty() && !written.contains(shard)) {
-                    return CompletableFuture.failedFuture(ErrorCode.CROSS_SHARD_TRANSACTION.exception(shard, String.join(", ", written)));
-                }
-                written.add(shard);
-            }
-            CompletableFuture<BackendConnection> branch = branches.get(shard);
-            ShardResultStream previous = branchStreams.put(shard, stream);
-            if (branch == null) {
-                XaTransactions.Global xa = global;
-                String start = readOnly ? "START TRANSACTION READ ONLY" : "START TRANSACTION";
-                String before = beforeStart;
-                branch = bind(backends.primary()).thenCompose(connection -> (before == null ? CompletableFuture.<Void>completedFuture(null)
-                        : connection.run(Command.QUERY, before))
-                        .thenCompose(ok -> xa != null ? xa.start(shard, connection) : connection.run(Command.QUERY, start))
-                        .handle((ok, error) -> {
-                    if (error != null) {
-                        connection.markUntracked();
-                        connection.owner().release(connection);
-                        throw error instanceof CompletionException e ? e : new CompletionException(error);
-                    }
-                    return connection;
-                }));
-                branches.put(shard, branch);
-                return branch;
-            }
-            if (previous != null && streams.contains(previous) && !previous.isComplete()) {
-                return CompletableFuture.failedFuture(ErrorCode.UNSUPPORTED.exception(
-                        "two statements on shard " + shard + " at once inside a transaction (a UNION or subquery over one sharded table)"));
-            }
-            CompletableFuture<Void> idle = previous == null ? CompletableFuture.completedFuture(null)
-                    : CompletableFuture.runAsync(previous::awaitComplete, deployment.workers());
-            return branch.thenCombine(idle, (connection, ok) -> connection).thenCompose(this::sync);
-        }
-
-        private CompletableFuture<BackendConnection> replica(ShardBackends backends) {
-            MariaDbGtidPosition written = causal.of(backends.shard());
-            return deployment.replicaRead().connect(backends, request.maxLagMs(), written, this::bind,
-                    connection -> connection.owner().release(connection), "sharded session");
-        }
-
-        /** A pooled connection in the session's schema, brought to its settings. */
-        private CompletableFuture<BackendConnection> bind(BackendPool pool) {
-            long shaping = SHAPING | (request.clientCapabilities() & CLIENT_SHAPING);
-            return pool.acquire(request.loop(), shaping, request.schema(), request.settings()).thenCompose(connection -> {
-                pool.countServed();
-                return sync(connection).handle((ok, error) -> {
-                    if (error != null) {
-                        connection.markUntracked();
-                        pool.release(connection);
-                        throw error instanceof CompletionException e ? e : new CompletionException(error);
-                    }
-                    return connection;
-                });
-            });
-        }
-
-        /** Brings a connection to the session's schema, settings and (when read) LAST_INSERT_ID(). */
-        private CompletableFuture<BackendConnection> sync(BackendConnection connection) {
-            CompletableFuture<Void> done = CompletableFuture.completedFuture(null);
-            if (!request.schema().isEmpty() && !request.schema().equals(connection.schema())) {
-                done = connection.run(Command.INIT_DB, request.schema()).thenRun(() -> connection.schema(request.schema()));
-            }
-            java.util.OptionalLong lastInsertId = request.needsLastInsertId() ? java.util.OptionalLong.of(request.lastInsertId())
-                    : java.util.OptionalLong.empty();
-            return done.thenCompose(ok -> connection.adopt(request.settings(), lastInsertId)).thenApply(ok -> connection);
-        }
-
-        /** A stream's response has ended and its reader is done: its connection goes back, unless it is a branch. */
-        private void handBack(ShardResultStream stream) {
-            BackendConnection connection = stream.connection();
-            if (connection == null) {
-                return;
-            }
-            running.remove(connection);
-            String gtid = stream.lastGtid();
-            if (gtid != null) {
-                noteCommit(stream.shard(), gtid);
-            }
-            synchronized (ShardedSession.this) {
-                CompletableFuture<BackendConnection> branch = branches.get(stream.shard());
-                if (branch != null && branch.isDone() && !branch.isCompletedExceptionally() && branch.join() == connection) {
-                    return;
-                }
-            }
-            if (request.ddl() && stream.completion().warnings() > 0 && connection.isOpen()) {
-                synchronized (warned) {
-                    warned.add(stream);
-                }
-                return;
-            }
-            if (!connection.isOpen()) {
-                connection.owner().discard(connection);
-            } else {
-                connection.owner().release(connection);
-            }
-        }
-
-        /**
-         * Reads SHOW WARNINGS on each connection whose DDL result counted warnings, then hands those
-         * connections back. Called on the worker once every stream is closed; a shard whose warnings
-         * cannot be read is logged and left out.
-         */
-        List<ShardWarning> takeWarnings() {
-            List<ShardResultStream> taken;
-            synchronized (warned) {
-                taken = List.copyOf(warned);
-                warned.clear();
-            }
-            List<ShardWarning> found = new ArrayList<>();
-            for (ShardResultStream stream : taken) {
-                BackendConnection connection = stream.connection();
-                try {
-                    for (List<byte[]> row : join(connection.query("SHOW WARNINGS")).rows()) {
-                        found.add(new ShardWarning(stream.shard(), text(row.get(0)), Integer.parseInt(text(row.get(1))), text(row.get(2))));
-                    }
-                } catch (RuntimeException e) {
-                    LOG.log(System.Logger.Level.WARNING, "cannot read the warnings of a DDL statement on shard " + stream.shard()
-                            + ": " + FailureText.of(e));
-                } finally {
-                    if (connection.isOpen()) {
-                        connection.owner().release(connection);
-                    } else {
-                        connection.owner().discard(connection);
-                    }
-                }
-            }
-            return List.copyOf(found);
-        }
-
-        private static String text(byte[] value) {
-            return value == null ? "" : new String(value, StandardCharsets.UTF_8);
-        }
-
-        /** The column definitions of the first shard result that has columns. */
-        List<ColumnDefinition> firstColumns() {
-            for (ShardResultStream stream : streams) {
-                List<ColumnDefinition> definitions = stream.definitions();
-                if (!definitions.isEmpty()) {
-                    return definitions;
-                }
-            }
-            return List.of();
-        }
-
-        void closeAll() {
-            for (ShardResultStream stream : streams) {
-                stream.close();
-            }
-        }
+    private StatementCursor cursor(StatementRequest request) {
+        return new StatementCursor(request, deployment, transaction, causal, running, this::noteCommit);
     }
 }

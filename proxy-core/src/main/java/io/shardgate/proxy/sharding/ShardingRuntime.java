@@ -1,5 +1,6 @@
 package io.shardgate.proxy.sharding;
 
+import io.shardgate.proxy.execution.ColumnCollations;
 import io.shardgate.proxy.config.ShardgateConfig;
 import io.shardgate.proxy.routing.ShardBackends;
 import io.shardgate.router.schema.SchemaRules;

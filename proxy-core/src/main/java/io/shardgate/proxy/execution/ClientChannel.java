@@ -1,16 +1,18 @@
-package io.shardgate.proxy.sharding;
+package io.shardgate.proxy.execution;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
+import io.shardgate.proxy.backend.BackendConnection;
 import io.shardgate.proxy.protocol.MySqlPacket;
 
 import java.util.concurrent.TimeUnit;
 
 /**
- * The client connection as a plan worker writes a response to it: packets numbered from 1, and
- * backpressure: while the client's socket buffer is full the worker waits (and so stops reading
- * shard rows, which stops the shards' connections in turn).
+ * The client connection as a response is written to it: packets numbered from 1 (or relayed with
+ * the backend's numbers), and backpressure: while the client's socket buffer is full a plan worker
+ * waits (and so stops reading shard rows, which stops the shards' connections in turn), and a
+ * relay on an event loop stops its backend connection's reads ({@link #pauseWhileFull}).
  */
 public final class ClientChannel {
     private final Channel channel;
@@ -18,17 +20,19 @@ public final class ClientChannel {
     private final Object writable = new Object();
     private int sequence = 1;
     private Runnable onWritable;
+    /** The backend connection {@link #onWritable} resumes, when it is a {@link #pauseWhileFull} of one. */
+    private BackendConnection pausedSource;
 
     public ClientChannel(Channel channel, long capabilities) {
         this.channel = channel;
         this.capabilities = capabilities;
     }
 
-    long capabilities() {
+    public long capabilities() {
         return capabilities;
     }
 
-    ByteBufAllocator alloc() {
+    public ByteBufAllocator alloc() {
         return channel.alloc();
     }
 
@@ -37,7 +41,7 @@ public final class ClientChannel {
         sequence = 1;
     }
 
-    void write(ByteBuf payload) {
+    public void write(ByteBuf payload) {
         channel.write(new MySqlPacket(sequence++ & 0xFF, payload), channel.voidPromise());
         if (!channel.isWritable()) {
             channel.flush();
@@ -45,15 +49,42 @@ public final class ClientChannel {
         }
     }
 
+    /** Writes a backend's packet as it is, sequence id included (a byte-for-byte relay); the response continues after it. */
+    public void relay(MySqlPacket packet) {
+        sequence = packet.sequenceId() + 1;
+        channel.write(packet, channel.voidPromise());
+    }
+
+    /**
+     * Stops reading {@code source} until the client's socket takes writes again. This runs on the
+     * source's event loop while {@link #writabilityChanged} runs on the client's: the client may
+     * drain between the caller's check and the pause, so the resume is registered first and
+     * writability checked again after it ({@link #onWritable}).
+     */
+    public void pauseWhileFull(BackendConnection source) {
+        source.autoRead(false);
+        arm(() -> source.autoRead(true), source);
+    }
+
+    /** {@code source}'s response ended (it reads again by itself then): a resume still waiting for it is dropped. */
+    public void cancelPause(BackendConnection source) {
+        synchronized (writable) {
+            if (pausedSource == source) {
+                pausedSource = null;
+                onWritable = null;
+            }
+        }
+    }
+
     /**
      * Writes without waiting for the client (on an event loop, where waiting would block it); the
      * caller checks {@link #isWritable()} and pauses its source until {@link #onWritable} fires.
      */
-    void send(ByteBuf payload) {
+    public void send(ByteBuf payload) {
         channel.write(new MySqlPacket(sequence++ & 0xFF, payload), channel.voidPromise());
     }
 
-    boolean isWritable() {
+    public boolean isWritable() {
         return channel.isWritable();
     }
 
@@ -62,9 +93,14 @@ public final class ClientChannel {
      * when the client is gone: a closed channel never becomes writable, and a source paused for it
      * (a shard connection with reading off) would stay busy, out of its pool, for ever.
      */
-    void onWritable(Runnable action) {
+    public void onWritable(Runnable action) {
+        arm(action, null);
+    }
+
+    private void arm(Runnable action, BackendConnection source) {
         synchronized (writable) {
             onWritable = action;
+            pausedSource = source;
         }
         if (channel.isWritable() || !channel.isActive()) {
             fireWritable();
@@ -76,6 +112,7 @@ public final class ClientChannel {
         synchronized (writable) {
             action = onWritable;
             onWritable = null;
+            pausedSource = null;
         }
         if (action != null) {
             action.run();
@@ -87,11 +124,11 @@ public final class ClientChannel {
         return sequence & 0xFF;
     }
 
-    void flush() {
+    public void flush() {
         channel.flush();
     }
 
-    boolean isActive() {
+    public boolean isActive() {
         return channel.isActive();
     }
 

@@ -1,4 +1,4 @@
-package io.shardgate.proxy.sharding;
+package io.shardgate.proxy.execution;
 
 import io.shardgate.proxy.protocol.ColumnDefinition;
 import io.shardgate.router.collation.Collations;
@@ -22,7 +22,7 @@ import java.util.function.Supplier;
  * information_schema and cached until DDL runs through Shardgate (DDL sent to the shards directly
  * leaves the cache stale until the proxy restarts); an expression keeps the definition's.
  */
-final class ColumnCollations {
+public final class ColumnCollations {
     private static final System.Logger LOG = System.getLogger(ColumnCollations.class.getName());
     private static final String QUERY = "SELECT COLLATION_NAME FROM information_schema.COLUMNS"
             + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = ?";
@@ -31,17 +31,17 @@ final class ColumnCollations {
     private final Map<String, Integer> cache = new ConcurrentHashMap<>();
 
     /** @param catalog a shard primary to read information_schema from (every shard has the same tables) */
-    ColumnCollations(Supplier<DataSource> catalog) {
+    public ColumnCollations(Supplier<DataSource> catalog) {
         this.catalog = catalog;
     }
 
     /** A resolver that keeps every definition's collation (for tests, or without a control plane). */
-    static ColumnCollations asReported() {
+    public static ColumnCollations asReported() {
         return new ColumnCollations(null);
     }
 
     /** DDL ran through Shardgate: a column's collation may have changed. */
-    void forgetAll() {
+    public void forgetAll() {
         cache.clear();
     }
 

@@ -1,4 +1,4 @@
-package io.shardgate.proxy.sharding;
+package io.shardgate.proxy.execution;
 
 import io.netty.buffer.ByteBuf;
 import io.shardgate.proxy.backend.BackendConnection;
@@ -11,10 +11,10 @@ import io.shardgate.router.exec.Completion;
  * write it committed when the server tracked one. The connection's response tracker has read the
  * OK's head already; only the session state, when the status flags say there is some, is parsed here.
  */
-record ShardOk(Completion completion, String lastGtid) {
+public record ShardOk(Completion completion, String lastGtid) {
 
     /** The OK {@code payload} just accepted on {@code connection}. */
-    static ShardOk of(BackendConnection connection, ByteBuf payload) {
+    public static ShardOk of(BackendConnection connection, ByteBuf payload) {
         Completion completion = new Completion(connection.okAffectedRows(), connection.okInsertId(), connection.lastWarnings());
         String gtid = null;
         if ((connection.okStatus() & ServerStatus.SESSION_STATE_CHANGED) != 0) {

@@ -1,4 +1,4 @@
-package io.shardgate.proxy.sharding;
+package io.shardgate.proxy.execution;
 
 import io.netty.buffer.ByteBuf;
 import io.shardgate.proxy.backend.BackendConnection;
@@ -29,11 +29,11 @@ import java.util.function.Consumer;
  * the reader has taken the queue down to {@link #LOW_WATER}, so a scatter query holds a bounded
  * number of rows per shard however large the result.
  *
- * <p>The backend connection runs with CLIENT_DEPRECATE_EOF (see {@link ShardCursorSession}), so
+ * <p>The backend connection runs with CLIENT_DEPRECATE_EOF (see {@code StatementCursor} in {@code sharding}), so
  * a result ends with an OK packet whose header is 0xFE. When the reader stops early the rest of the
  * response is read and dropped, and the connection is handed back once it is complete.
  */
-final class ShardResultStream implements RowStream, ResponseSink {
+public final class ShardResultStream implements RowStream, ResponseSink {
     static final int HIGH_WATER = 512;
     static final int LOW_WATER = 64;
 
@@ -62,27 +62,27 @@ final class ShardResultStream implements RowStream, ResponseSink {
      * @param onComplete called once the response is complete (or failed) and the reader is done,
      *                   to hand the connection back
      */
-    ShardResultStream(String shard, ColumnCollations collations, Consumer<ShardResultStream> onComplete) {
+    public ShardResultStream(String shard, ColumnCollations collations, Consumer<ShardResultStream> onComplete) {
         this.shard = shard;
         this.collations = collations;
         this.onComplete = onComplete;
     }
 
     /** The connection the statement runs on, once acquired. */
-    synchronized void connection(BackendConnection connection) {
+    public synchronized void connection(BackendConnection connection) {
         this.connection = connection;
     }
 
-    synchronized BackendConnection connection() {
+    public synchronized BackendConnection connection() {
         return connection;
     }
 
-    String shard() {
+    public String shard() {
         return shard;
     }
 
     /** The statement could not be sent (no connection, a failed settings statement). */
-    void failBeforeStart(Throwable cause) {
+    public void failBeforeStart(Throwable cause) {
         synchronized (this) {
             error = cause instanceof RuntimeException e ? e : new IllegalStateException(cause);
             complete = true;
@@ -213,7 +213,7 @@ final class ShardResultStream implements RowStream, ResponseSink {
     }
 
     /** The shard's column definitions (empty for a write); valid after {@link #columns()}. */
-    synchronized List<ColumnDefinition> definitions() {
+    public synchronized List<ColumnDefinition> definitions() {
         return List.copyOf(definitions);
     }
 
@@ -254,12 +254,12 @@ final class ShardResultStream implements RowStream, ResponseSink {
     }
 
     /** The GTID of the write this statement committed (autocommit), if the server reported one. */
-    synchronized String lastGtid() {
+    public synchronized String lastGtid() {
         return lastGtid;
     }
 
     /** Waits until the response is complete; true when it ended in an error. */
-    synchronized RuntimeException awaitComplete() {
+    public synchronized RuntimeException awaitComplete() {
         while (!complete) {
             await();
         }
@@ -285,7 +285,7 @@ final class ShardResultStream implements RowStream, ResponseSink {
         handBackIfDone();
     }
 
-    synchronized boolean isComplete() {
+    public synchronized boolean isComplete() {
         return complete;
     }
 

@@ -1,4 +1,4 @@
-package io.shardgate.proxy.sharding;
+package io.shardgate.proxy.execution;
 
 import io.netty.buffer.ByteBuf;
 import io.shardgate.proxy.protocol.BinaryRowEncoder;
@@ -18,19 +18,19 @@ import java.util.List;
  * for COM_QUERY, the binary one for COM_STMT_EXECUTE; with or without the EOF packets that
  * CLIENT_DEPRECATE_EOF drops.
  */
-final class ResultWriter {
+public final class ResultWriter {
     private final ClientChannel out;
     private final boolean binary;
     private final boolean deprecateEof;
     private final boolean waits;
 
     /** A writer for a plan worker: it waits while the client's socket is full. */
-    ResultWriter(ClientChannel out, boolean binary) {
+    public ResultWriter(ClientChannel out, boolean binary) {
         this(out, binary, true);
     }
 
     /** {@code waits} false: for an event loop, whose caller handles a full socket itself. */
-    ResultWriter(ClientChannel out, boolean binary, boolean waits) {
+    public ResultWriter(ClientChannel out, boolean binary, boolean waits) {
         this.out = out;
         this.binary = binary;
         this.waits = waits;
@@ -46,7 +46,7 @@ final class ResultWriter {
     }
 
     /** The column count and definitions; rows follow through {@link #row}. */
-    void header(List<ColumnDefinition> columns, int status) {
+    public void header(List<ColumnDefinition> columns, int status) {
         ByteBuf count = out.alloc().buffer(9);
         Wire.writeLenencInt(count, columns.size());
         write(count);
@@ -57,25 +57,25 @@ final class ResultWriter {
     }
 
     /** What ends the column definitions: an EOF packet, unless the client dropped those. */
-    void afterColumns(int status) {
+    public void afterColumns(int status) {
         if (!deprecateEof) {
             write(eof(status, 0));
         }
     }
 
-    void row(List<ColumnDefinition> columns, Row row) {
+    public void row(List<ColumnDefinition> columns, Row row) {
         write(binary ? BinaryRowEncoder.encode(columns, row, out.alloc()) : TextRowEncoder.encode(columns, row, out.alloc()));
     }
 
     /** The end of a result set. */
-    void end(int status, int warnings) {
+    public void end(int status, int warnings) {
         write(deprecateEof ? new OkPacket(OkPacket.EOF_HEADER, 0, 0, status, warnings, "", new byte[0])
                 .encode(out.alloc(), out.capabilities()) : eof(status, warnings));
         out.flush();
     }
 
     /** The OK of a statement without a result set. */
-    void ok(Completion completion, int status) {
+    public void ok(Completion completion, int status) {
         write(OkPacket.of(completion.affectedRows(), completion.lastInsertId(), status, completion.warnings())
                 .encode(out.alloc(), out.capabilities()));
         out.flush();
