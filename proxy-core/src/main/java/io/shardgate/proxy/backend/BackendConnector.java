@@ -11,7 +11,7 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.shardgate.proxy.auth.NativePassword;
 import io.shardgate.proxy.error.BackendErrorException;
-import io.shardgate.proxy.error.ErrorCode;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.proxy.protocol.AuthSwitchRequest;
 import io.shardgate.proxy.protocol.Capabilities;
 import io.shardgate.proxy.protocol.ErrPacket;

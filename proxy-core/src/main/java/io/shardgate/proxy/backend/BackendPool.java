@@ -1,7 +1,7 @@
 package io.shardgate.proxy.backend;
 
 import io.netty.channel.EventLoop;
-import io.shardgate.proxy.error.ErrorCode;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.proxy.protocol.Capabilities;
 import io.shardgate.proxy.protocol.Command;
 import io.shardgate.proxy.session.SessionSettings;

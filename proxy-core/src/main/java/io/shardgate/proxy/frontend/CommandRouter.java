@@ -3,7 +3,7 @@ package io.shardgate.proxy.frontend;
 import io.netty.channel.EventLoop;
 import io.shardgate.proxy.backend.BackendConnection;
 import io.shardgate.proxy.backend.BackendPool;
-import io.shardgate.proxy.error.ErrorCode;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.proxy.protocol.Command;
 import io.shardgate.proxy.session.SessionPin;
 import io.shardgate.proxy.session.SessionVariables;

@@ -1,7 +1,7 @@
 package io.shardgate.proxy.sharding;
 
 import io.shardgate.proxy.backend.BackendConnection;
-import io.shardgate.proxy.error.ErrorCode;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.proxy.protocol.Command;
 
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import io.shardgate.proxy.backend.BackendConnection;
 import io.shardgate.proxy.backend.BackendPool;
 import io.shardgate.proxy.config.TransactionsConfig;
 import io.shardgate.proxy.error.BackendErrorException;
-import io.shardgate.proxy.error.ErrorCode;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.proxy.protocol.Capabilities;
 import io.shardgate.proxy.protocol.Command;
 import io.shardgate.proxy.protocol.ColumnDefinition;
@@ -374,7 +374,7 @@ public final class ShardedSession {
      */
     private static boolean breaksTransaction(RuntimeException e) {
         Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-        if (cause instanceof io.shardgate.proxy.error.ShardgateException shardgate) {
+        if (cause instanceof io.shardgate.errors.ShardgateException shardgate) {
             return shardgate.code() == ErrorCode.BACKEND_LOST;
         }
         return cause instanceof BackendErrorException backend && (backend.packet().errno() == 1213 || backend.packet().errno() == 1180);
