@@ -63,6 +63,8 @@ public enum ErrorCode {
     // Transactions, sequences.
     CROSS_SHARD_TRANSACTION(1235, "42000", "Shardgate does not support a transaction writing to shard %s after writing to %s (transactions.cross_shard is reject)",
             "With transactions.cross_shard: reject, a transaction's write to a second shard is refused; the transaction stays open on the first."),
+    READ_ONLY_TRANSACTION(1792, "25006", "Cannot execute statement in a READ ONLY transaction",
+            "A write inside START TRANSACTION READ ONLY, refused before it reaches a shard, as MariaDB refuses it."),
     XA_COMMIT_FAILED(1402, "XA100", "The cross-shard transaction was rolled back: %s",
             "Two-phase commit could not prepare every shard's branch, so every branch was rolled back; nothing of the transaction is committed."),
     XA_OUTCOME_UNKNOWN(1927, "HY000", "The cross-shard commit's outcome is unknown until recovery resolves it: %s",
