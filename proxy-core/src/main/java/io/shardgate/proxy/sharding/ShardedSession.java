@@ -12,6 +12,7 @@ import io.shardgate.proxy.protocol.MySqlPacket;
 import io.shardgate.proxy.protocol.ServerStatus;
 import io.shardgate.proxy.routing.CausalPositions;
 import io.shardgate.proxy.routing.ShardBackends;
+import io.shardgate.proxy.sharding.xa.XaTransactions;
 import io.shardgate.replication.gtid.MariaDbGtid;
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
 import io.shardgate.router.exec.Completion;

@@ -2,6 +2,11 @@ package io.shardgate.proxy.sharding;
 
 import io.shardgate.proxy.config.ShardgateConfig;
 import io.shardgate.proxy.routing.ShardBackends;
+import io.shardgate.proxy.sharding.sequence.SequenceAllocator;
+import io.shardgate.proxy.sharding.xa.XaCoordinator;
+import io.shardgate.proxy.sharding.xa.XaDecisionTable;
+import io.shardgate.proxy.sharding.xa.XaRecovery;
+import io.shardgate.proxy.sharding.xa.XaRecoverySummary;
 import io.shardgate.router.schema.SchemaRules;
 import io.shardgate.router.schema.Sequence;
 import io.shardgate.router.schema.ShardingSchema;

@@ -10,9 +10,10 @@ import io.shardgate.proxy.protocol.ErrPacket;
 import io.shardgate.proxy.protocol.MalformedPacketException;
 import io.shardgate.proxy.protocol.PacketDecoder;
 import io.shardgate.proxy.protocol.compress.CompressedFrameException;
-import io.shardgate.proxy.sharding.SequenceAllocationException;
-import io.shardgate.proxy.sharding.XaException;
+import io.shardgate.proxy.sharding.sequence.SequenceAllocationException;
+import io.shardgate.proxy.sharding.xa.XaException;
 import io.shardgate.router.schema.Sequence;
+
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;

@@ -1,4 +1,7 @@
-package io.shardgate.proxy.sharding;
+package io.shardgate.proxy.sharding.xa;
+
+import io.shardgate.proxy.sharding.ControlPlane;
+import io.shardgate.proxy.sharding.FailureText;
 
 import java.sql.Connection;
 import java.sql.ResultSet;

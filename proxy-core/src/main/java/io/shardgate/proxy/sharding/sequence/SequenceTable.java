@@ -1,5 +1,6 @@
-package io.shardgate.proxy.sharding;
+package io.shardgate.proxy.sharding.sequence;
 
+import io.shardgate.proxy.sharding.SchemaOnFirstUse;
 import io.shardgate.router.schema.Sequence;
 
 import javax.sql.DataSource;

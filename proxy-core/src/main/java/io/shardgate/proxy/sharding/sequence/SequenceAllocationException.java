@@ -1,7 +1,8 @@
-package io.shardgate.proxy.sharding;
+package io.shardgate.proxy.sharding.sequence;
 
 import io.shardgate.errors.ErrorCode;
 import io.shardgate.errors.ShardgateException;
+import io.shardgate.proxy.sharding.FailureText;
 import io.shardgate.router.schema.Sequence;
 
 /**

@@ -1,4 +1,8 @@
-package io.shardgate.proxy.sharding;
+package io.shardgate.proxy.sharding.xa;
+
+import io.shardgate.proxy.sharding.ControlPlane;
+import io.shardgate.proxy.sharding.FailureText;
+import io.shardgate.proxy.sharding.SchemaOnFirstUse;
 
 import javax.sql.DataSource;
 import java.nio.charset.StandardCharsets;

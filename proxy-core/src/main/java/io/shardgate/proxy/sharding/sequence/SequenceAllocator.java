@@ -1,4 +1,4 @@
-package io.shardgate.proxy.sharding;
+package io.shardgate.proxy.sharding.sequence;
 
 import io.shardgate.router.plan.SequenceSource;
 import io.shardgate.router.schema.Sequence;

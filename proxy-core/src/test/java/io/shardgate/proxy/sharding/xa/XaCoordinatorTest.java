@@ -1,4 +1,4 @@
-package io.shardgate.proxy.sharding;
+package io.shardgate.proxy.sharding.xa;
 
 import org.junit.jupiter.api.Test;
 
@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
-import static io.shardgate.proxy.sharding.RecordingDecisionLog.Failure.AFTER_WRITE;
-import static io.shardgate.proxy.sharding.RecordingDecisionLog.Failure.BEFORE_WRITE;
+import static io.shardgate.proxy.sharding.xa.RecordingDecisionLog.Failure.AFTER_WRITE;
+import static io.shardgate.proxy.sharding.xa.RecordingDecisionLog.Failure.BEFORE_WRITE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

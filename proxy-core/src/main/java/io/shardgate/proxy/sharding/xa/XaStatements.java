@@ -1,4 +1,4 @@
-package io.shardgate.proxy.sharding;
+package io.shardgate.proxy.sharding.xa;
 
 /** The XA statements Shardgate sends, for one branch's {@link XaId}. */
 public final class XaStatements {

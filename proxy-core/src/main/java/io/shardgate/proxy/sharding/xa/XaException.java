@@ -1,4 +1,4 @@
-package io.shardgate.proxy.sharding;
+package io.shardgate.proxy.sharding.xa;
 
 import io.shardgate.errors.ErrorCode;
 import io.shardgate.errors.ShardgateException;

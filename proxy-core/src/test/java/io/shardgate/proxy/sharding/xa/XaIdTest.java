@@ -1,4 +1,6 @@
-package io.shardgate.proxy.sharding;
+package io.shardgate.proxy.sharding.xa;
+
+import io.shardgate.proxy.sharding.GlobalTransactionIds;
 
 import org.junit.jupiter.api.Test;
 

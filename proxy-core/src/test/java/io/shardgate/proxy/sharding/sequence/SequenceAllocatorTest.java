@@ -1,6 +1,7 @@
-package io.shardgate.proxy.sharding;
+package io.shardgate.proxy.sharding.sequence;
 
 import io.shardgate.router.schema.Sequence;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.shardgate.proxy.sharding;
+package io.shardgate.proxy.sharding.xa;
 
 import java.time.Duration;
 import java.util.Collection;
