@@ -40,8 +40,11 @@ public enum ErrorCode {
     BACKEND_UNAVAILABLE(1429, "HY000", "Unable to reach shard %s %s (%s): %s",
             "Shardgate could not connect or log in to the backend serving this statement. Names the shard, "
                     + "the role and the address, never credentials. The client connection stays usable."),
-    BACKEND_POOL_TIMEOUT(1429, "HY000", "Timed out after %d ms waiting for a connection to shard %s %s (%d of %d in use)",
-            "Every backend connection of the pool is in use and none came free within limits.backend_acquire_timeout_ms."),
+    BACKEND_POOL_TIMEOUT(1429, "HY000",
+            "Timed out after %d ms waiting for a connection to shard %s %s (%s): %d of %d in use; last connection failure: %s",
+            "Every backend connection of the pool is in use and none came free within limits.backend_acquire_timeout_ms. "
+                    + "Names the pool (shard, role, address), how long the statement waited, and the last failure to open "
+                    + "a connection to that backend with how long ago it was (none: the pool is busy, not failing)."),
     BACKEND_LOST(1927, "HY000", "Lost connection to shard %s %s during the statement; its outcome is unknown",
             "The backend connection closed while a statement was running. Whether it took effect is unknown; "
                     + "the client connection stays usable."),

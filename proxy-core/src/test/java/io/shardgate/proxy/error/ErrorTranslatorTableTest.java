@@ -43,7 +43,7 @@ class ErrorTranslatorTableTest {
                 row("catalog: a lost backend", ErrorCode.BACKEND_LOST.exception("s0", "primary"), 1927, "HY000", false),
                 row("catalog: an unreachable backend", ErrorCode.BACKEND_UNAVAILABLE.exception("s0", "primary", "h:1", "refused")
                         .withCause(new ConnectException("refused")), 1429, "HY000", false),
-                row("catalog: a pool timeout", ErrorCode.BACKEND_POOL_TIMEOUT.exception(5, "s0", "primary", 2, 2), 1429, "HY000", false),
+                row("catalog: a pool timeout", ErrorCode.BACKEND_POOL_TIMEOUT.exception(5, "s0", "primary", "h:1", 2, 2, "none"), 1429, "HY000", false),
                 row("catalog: wrong arguments", ErrorCode.WRONG_ARGUMENTS.exception("mysqld_stmt_execute"), 1210, "HY000", false),
                 row("catalog: a wrong password", ErrorCode.ACCESS_DENIED.exception("u", "h", "YES"), 1045, "28000", true),
                 row("catalog: a bad handshake", ErrorCode.HANDSHAKE_ERROR.exception("x"), 1043, "08S01", true),
