@@ -2,14 +2,15 @@ package io.shardgate.it;
 
 import io.shardgate.proxy.config.HostPort;
 import io.shardgate.proxy.sharding.ControlPlane;
-import io.shardgate.proxy.sharding.SequenceAllocationException;
-import io.shardgate.proxy.sharding.SequenceAllocator;
+import io.shardgate.proxy.sharding.sequence.SequenceAllocationException;
+import io.shardgate.proxy.sharding.sequence.SequenceAllocator;
 import io.shardgate.replication.topology.Node;
 import io.shardgate.replication.topology.Shard;
 import io.shardgate.replication.topology.Topology;
 import io.shardgate.replication.topology.TopologySpec;
 import io.shardgate.router.schema.Sequence;
 import io.shardgate.storage.Engine;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

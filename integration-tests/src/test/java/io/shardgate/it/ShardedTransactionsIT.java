@@ -1,10 +1,11 @@
 package io.shardgate.it;
 
-import io.shardgate.proxy.sharding.XaId;
+import io.shardgate.proxy.sharding.xa.XaId;
 import io.shardgate.replication.topology.Node;
 import io.shardgate.replication.topology.Topology;
 import io.shardgate.replication.topology.TopologySpec;
 import io.shardgate.storage.Engine;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -2,11 +2,7 @@ package io.shardgate.proxy.backend;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.shardgate.proxy.error.BackendErrorException;
-import io.shardgate.proxy.error.ErrorCode;
-import io.shardgate.proxy.protocol.ErrPacket;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.proxy.protocol.Command;
 import io.shardgate.proxy.protocol.MySqlPacket;
 
@@ -23,7 +19,6 @@ import static java.util.Objects.requireNonNull;
  * until the {@link ResponseTracker} says the response is complete.
  */
 public final class BackendConnection {
-    private static final System.Logger LOG = System.getLogger(BackendConnection.class.getName());
     private final Channel channel;
     private final BackendTarget target;
     private final long capabilities;
@@ -50,7 +45,7 @@ public final class BackendConnection {
         this.serverThreadId = serverThreadId;
         this.tracker = new ResponseTracker(capabilities);
         this.schema = schema;
-        channel.pipeline().addLast("relay", new Relay());
+        channel.pipeline().addLast("relay", new BackendRelay(this));
     }
 
     public BackendTarget target() {
@@ -200,68 +195,14 @@ public final class BackendConnection {
     /** Runs one of Shardgate's own commands and reads the whole response into {@code result}. */
     private <T> CompletableFuture<T> collect(Command command, io.netty.buffer.ByteBuf payload,
                                              java.util.function.Function<List<byte[]>, T> result) {
-        CompletableFuture<T> future = new CompletableFuture<>();
-        execute(new MySqlPacket(0, payload), command, new Collector() {
-            @Override
-            void done(List<byte[]> packets) {
-                future.complete(result.apply(packets));
-            }
-
-            @Override
-            void error(Throwable cause) {
-                future.completeExceptionally(cause);
-            }
-        });
-        return future;
+        ResponseCollector<T> collector = new ResponseCollector<>(result, true);
+        execute(new MySqlPacket(0, payload), command, collector);
+        return collector.result();
     }
 
     /** COM_STMT_CLOSE for a statement of this connection (the server sends no response). */
     public void closeStatement(int statementId) {
         channel.writeAndFlush(new MySqlPacket(0, Unpooled.buffer(5).writeByte(Command.STMT_CLOSE.code()).writeIntLE(statementId)));
-    }
-
-    /** Collects a whole response for Shardgate's own commands; an ERR becomes a {@link BackendErrorException}. */
-    private abstract static class Collector implements ResponseSink {
-        private final List<byte[]> packets = new java.util.ArrayList<>();
-        private ErrPacket error;
-
-        abstract void done(List<byte[]> packets);
-
-        abstract void error(Throwable cause);
-
-        @Override
-        public void packet(MySqlPacket response) {
-            if (response.header() == ErrPacket.HEADER && error == null) {
-                error = ErrPacket.decode(response.payload());
-            } else if (error == null) {
-                byte[] bytes = new byte[response.payload().readableBytes()];
-                response.payload().getBytes(response.payload().readerIndex(), bytes);
-                packets.add(bytes);
-            }
-            response.release();
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void complete(int status, boolean failed) {
-            if (failed && error != null) {
-                error(new BackendErrorException(error));
-                return;
-            }
-            try {
-                done(packets);
-            } catch (RuntimeException e) {
-                error(e);
-            }
-        }
-
-        @Override
-        public void failed(Throwable cause) {
-            error(cause);
-        }
     }
 
     public boolean isOpen() {
@@ -390,50 +331,24 @@ public final class BackendConnection {
 
     /**
      * Runs a simple command (COM_RESET_CONNECTION, COM_INIT_DB, a query whose rows are not needed);
-     * completes normally on OK and with a {@link BackendErrorException} on ERR.
+     * completes normally on OK and with a {@link io.shardgate.proxy.error.BackendErrorException} on ERR.
      */
     public CompletableFuture<Void> run(Command command, String argument) {
-        CompletableFuture<Void> result = new CompletableFuture<>();
-        ErrPacket[] error = new ErrPacket[1];
-        execute(MySqlPacket.command(command, argument), command, new ResponseSink() {
-            @Override
-            public void packet(MySqlPacket response) {
-                if (response.header() == ErrPacket.HEADER && error[0] == null) {
-                    error[0] = ErrPacket.decode(response.payload());
-                }
-                response.release();
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void complete(int status, boolean failed) {
-                if (failed && error[0] != null) {
-                    result.completeExceptionally(new BackendErrorException(error[0]));
-                } else {
-                    result.complete(null);
-                }
-            }
-
-            @Override
-            public void failed(Throwable cause) {
-                result.completeExceptionally(cause);
-            }
-        });
-        return result;
+        ResponseCollector<Void> collector = new ResponseCollector<>(packets -> null, false);
+        execute(MySqlPacket.command(command, argument), command, collector);
+        return collector.result();
     }
 
     public void close() {
         channel.close();
     }
 
-    private Throwable lost() {
+    Throwable lost() {
         return ErrorCode.BACKEND_LOST.exception(target.shard(), target.role());
     }
 
-    private void fail(Throwable cause) {
+    /** Fails the running command, if any, with {@code cause}. */
+    void fail(Throwable cause) {
         ResponseSink current = sink;
         sink = null;
         if (current != null) {
@@ -441,57 +356,17 @@ public final class BackendConnection {
         }
     }
 
-    private final class Relay extends ChannelInboundHandlerAdapter {
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            MySqlPacket packet = (MySqlPacket) msg;
-            ResponseSink current = sink;
-            if (current == null) {
-                LOG.log(System.Logger.Level.WARNING, target + ": closing, it sent a packet with no command running: "
-                        + packet);
-                packet.release();
-                ctx.close();
-                return;
-            }
-            boolean done;
-            try {
-                done = tracker.accept(packet.payload());
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, target + ": closing, its response did not parse", e);
-                packet.release();
-                ctx.close();
-                fail(e);
-                return;
-            }
-            current.packet(packet);
-            if (done) {
-                sink = null;
-                // A sink may have paused reading for a slow client; with its response complete
-                // there is nothing left to hold back, and a paused connection must never reach
-                // the pool (its next command's answer would never be read).
-                ctx.channel().config().setAutoRead(true);
-                current.complete(tracker.lastStatus(), tracker.endedWithError());
-            }
-        }
+    /** The command running now, or null (on this connection's loop). */
+    ResponseSink sink() {
+        return sink;
+    }
 
-        @Override
-        public void channelReadComplete(ChannelHandlerContext ctx) {
-            ResponseSink current = sink;
-            if (current != null) {
-                current.flush();
-            }
-        }
+    /** The response of the running command is complete: no command is running any more. */
+    void responseDone() {
+        sink = null;
+    }
 
-        @Override
-        public void channelInactive(ChannelHandlerContext ctx) {
-            fail(lost());
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            LOG.log(System.Logger.Level.WARNING, target + ": closing after an error", cause);
-            ctx.close();
-            fail(lost());
-        }
+    ResponseTracker tracker() {
+        return tracker;
     }
 }

@@ -11,7 +11,7 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.shardgate.proxy.auth.NativePassword;
 import io.shardgate.proxy.error.BackendErrorException;
-import io.shardgate.proxy.error.ErrorCode;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.proxy.protocol.AuthSwitchRequest;
 import io.shardgate.proxy.protocol.Capabilities;
 import io.shardgate.proxy.protocol.ErrPacket;
@@ -35,7 +35,7 @@ import static java.util.Objects.requireNonNull;
  * client's response-shaping ones, so the backend's packets can be relayed to that client as they
  * are.
  */
-public final class BackendConnector {
+public final class BackendConnector implements ConnectionOpener {
     /** Backends may send packets up to their own max_allowed_packet, at most 1 GiB. */
     private static final long MAX_BACKEND_PACKET = 1L << 30;
     static final long BASE_CAPABILITIES = Capabilities.CLIENT_LONG_PASSWORD | Capabilities.CLIENT_PROTOCOL_41
@@ -67,6 +67,7 @@ public final class BackendConnector {
      * Connects on {@code loop} and logs in. {@code shapingCapabilities} are the client's
      * response-shaping flags; {@code schema} may be empty.
      */
+    @Override
     public CompletableFuture<BackendConnection> connect(EventLoop loop, BackendTarget target, long shapingCapabilities,
                                                         String schema) {
         CompletableFuture<BackendConnection> result = new CompletableFuture<>();

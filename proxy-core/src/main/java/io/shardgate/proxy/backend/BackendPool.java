@@ -1,7 +1,8 @@
 package io.shardgate.proxy.backend;
 
 import io.netty.channel.EventLoop;
-import io.shardgate.proxy.error.ErrorCode;
+import io.shardgate.errors.ErrorCode;
+import io.shardgate.errors.ShardgateException;
 import io.shardgate.proxy.protocol.Capabilities;
 import io.shardgate.proxy.protocol.Command;
 import io.shardgate.proxy.session.SessionSettings;
@@ -13,9 +14,11 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 
 import static java.util.Objects.requireNonNull;
 
@@ -36,7 +39,8 @@ import static java.util.Objects.requireNonNull;
  */
 public final class BackendPool {
     private final BackendTarget target;
-    private final BackendConnector connector;
+    private final ConnectionOpener connector;
+    private final LongSupplier nanoTime;
     private final int maxConnections;
     private final Duration acquireTimeout;
     private final AtomicInteger open = new AtomicInteger();
@@ -45,10 +49,19 @@ public final class BackendPool {
     private final ConcurrentLinkedDeque<BackendConnection> idle = new ConcurrentLinkedDeque<>();
     /** Guarded by {@code this}. */
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+    /** The last time a connection could not be opened, for the acquire timeout's message; null: never. */
+    private volatile Failure lastFailure;
 
-    public BackendPool(BackendTarget target, BackendConnector connector, int maxConnections, Duration acquireTimeout) {
+    public BackendPool(BackendTarget target, ConnectionOpener connector, int maxConnections, Duration acquireTimeout) {
+        this(target, connector, maxConnections, acquireTimeout, System::nanoTime);
+    }
+
+    /** With {@code nanoTime} as the clock that measures how long an acquire waited. */
+    BackendPool(BackendTarget target, ConnectionOpener connector, int maxConnections, Duration acquireTimeout,
+                LongSupplier nanoTime) {
         this.target = requireNonNull(target, "target is null");
         this.connector = requireNonNull(connector, "connector is null");
+        this.nanoTime = requireNonNull(nanoTime, "nanoTime is null");
         if (maxConnections < 1) {
             throw new IllegalArgumentException("maxConnections: " + maxConnections + " (expected: >= 1)");
         }
@@ -99,7 +112,7 @@ public final class BackendPool {
      * preferring one that already has {@code settings} and runs on {@code loop}.
      */
     public CompletableFuture<BackendConnection> acquire(EventLoop loop, long shaping, String schema, SessionSettings settings) {
-        Waiter waiter = new Waiter(loop, shaping & Capabilities.RESPONSE_SHAPING, schema, settings);
+        Waiter waiter = new Waiter(loop, shaping & Capabilities.RESPONSE_SHAPING, schema, settings, nanoTime.getAsLong());
         Served served;
         synchronized (this) {
             // Queued waiters go first: a session that releases and at once acquires again must not barge past them.
@@ -115,14 +128,28 @@ public final class BackendPool {
                     removed = waiters.remove(waiter);
                 }
                 if (removed) {
-                    waiter.result.completeExceptionally(ErrorCode.BACKEND_POOL_TIMEOUT.exception(
-                            acquireTimeout.toMillis(), target.shard(), target.role(), inUse.get(), maxConnections));
+                    waiter.result.completeExceptionally(timedOut(waiter));
                 }
             }, acquireTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } else if (served.now() != null) {
             deliver(waiter, served.now());
         }
         return waiter.result;
+    }
+
+    /** Names the pool, how long the acquire waited, and the last real failure to open a connection. */
+    private RuntimeException timedOut(Waiter waiter) {
+        long now = nanoTime.getAsLong();
+        Failure failure = lastFailure;
+        String last = failure == null ? "none"
+                : failure.text() + " (" + TimeUnit.NANOSECONDS.toMillis(now - failure.atNanos()) + " ms ago)";
+        return ErrorCode.BACKEND_POOL_TIMEOUT.exception(TimeUnit.NANOSECONDS.toMillis(now - waiter.since()),
+                target.shard(), target.role(), target.address(), inUse.get(), maxConnections, last);
+    }
+
+    private static String describe(Throwable error) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        return cause instanceof ShardgateException ? cause.getMessage() : cause.getClass().getSimpleName() + ": " + cause.getMessage();
     }
 
     /** Completes a waiter outside the pool's lock; a waiter that has already given up sends the connection back. */
@@ -269,6 +296,7 @@ public final class BackendPool {
         inUse.incrementAndGet();
         connector.connect(waiter.loop, target, waiter.shaping, waiter.schema).whenComplete((connection, error) -> {
             if (error != null) {
+                lastFailure = new Failure(describe(error), nanoTime.getAsLong());
                 inUse.decrementAndGet();
                 open.decrementAndGet();
                 waiter.result.completeExceptionally(error);
@@ -308,10 +336,13 @@ public final class BackendPool {
         return Served.LATER;
     }
 
-    private record Waiter(EventLoop loop, long shaping, String schema, SessionSettings settings,
+    private record Waiter(EventLoop loop, long shaping, String schema, SessionSettings settings, long since,
                           CompletableFuture<BackendConnection> result) {
-        Waiter(EventLoop loop, long shaping, String schema, SessionSettings settings) {
-            this(loop, shaping, schema, settings, new CompletableFuture<>());
+        Waiter(EventLoop loop, long shaping, String schema, SessionSettings settings, long since) {
+            this(loop, shaping, schema, settings, since, new CompletableFuture<>());
         }
+    }
+
+    private record Failure(String text, long atNanos) {
     }
 }

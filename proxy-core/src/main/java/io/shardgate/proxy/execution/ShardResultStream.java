@@ -4,7 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.shardgate.proxy.backend.BackendConnection;
 import io.shardgate.proxy.backend.ResponseSink;
 import io.shardgate.proxy.error.BackendErrorException;
-import io.shardgate.proxy.error.ErrorCode;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.proxy.protocol.ColumnDefinition;
 import io.shardgate.proxy.protocol.ErrPacket;
 import io.shardgate.proxy.protocol.MySqlPacket;

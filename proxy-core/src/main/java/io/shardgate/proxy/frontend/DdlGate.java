@@ -3,7 +3,7 @@ package io.shardgate.proxy.frontend;
 import io.shardgate.proxy.protocol.ErrPacket;
 import io.shardgate.router.classify.SqlLexer;
 import io.shardgate.storage.capability.EngineCapabilities;
-import io.shardgate.storage.ddl.DdlRefusal;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.storage.ddl.DdlValidator;
 import io.shardgate.storage.ddl.DdlVerdict;
 
@@ -20,7 +20,7 @@ import java.util.function.Function;
  * keys, say) is refused with an error naming shard, engine and clause; an ALTER without ALGORITHM
  * and LOCK gets the least blocking ones the engine allows; an ALTER that would block writes is
  * refused unless the session set {@code shardgate_allow_blocking_ddl}. The refusals and their codes
- * are the storage adapters' ({@link DdlRefusal}, listed in docs/errors.md).
+ * are the storage adapters' ({@link ErrorCode}, listed in docs/errors.md).
  *
  * <p>With several shards (a sharded deployment), the statement is checked against every shard's
  * engine and either each shard gets its own statement (InnoDB and MyRocks may need different
@@ -70,7 +70,7 @@ final class DdlGate {
             return new Outcome(fanOut.statements().get(shards.get(0)), null, fanOut.statements());
         }
         DdlVerdict.Refused refused = fanOut.firstRefusal();
-        if (refused.code() == DdlRefusal.DDL_NOT_UNDERSTOOD) {
+        if (refused.code() == ErrorCode.DDL_NOT_UNDERSTOOD) {
             return new Outcome(sql, null, Map.of());
         }
         return new Outcome(null, new ErrPacket(refused.errno(), refused.sqlState(), refused.message()), Map.of());

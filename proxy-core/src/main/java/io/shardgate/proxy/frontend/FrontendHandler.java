@@ -11,7 +11,7 @@ import io.shardgate.proxy.auth.NativePassword;
 import io.shardgate.proxy.auth.Scramble;
 import io.shardgate.proxy.backend.BackendConnection;
 import io.shardgate.proxy.config.UserConfig;
-import io.shardgate.proxy.error.ErrorCode;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.proxy.error.ErrorTranslator;
 import io.shardgate.proxy.protocol.AuthSwitchRequest;
 import io.shardgate.proxy.protocol.Capabilities;
@@ -100,7 +100,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         context.metrics().connectionOpened();
         if (!context.registry().tryReserve()) {
             context.metrics().connectionRefused();
-            sendErrorAndClose(0, ErrorCode.TOO_MANY_CONNECTIONS.packet());
+            sendErrorAndClose(0, ErrPacket.of(ErrorCode.TOO_MANY_CONNECTIONS));
             return;
         }
         reserved = true;
@@ -127,7 +127,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             if (state != State.COMMAND && ctx.channel().isActive()) {
-                sendErrorAndClose(0, ErrorCode.HANDSHAKE_ERROR.packet("no authentication within "
+                sendErrorAndClose(0, ErrPacket.of(ErrorCode.HANDSHAKE_ERROR, "no authentication within "
                         + context.config().limits().handshakeTimeout().toMillis() + " ms"));
             }
         }, context.config().limits().handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS);
@@ -251,7 +251,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     private void deny(int sequence) {
         context.metrics().authFailed();
-        sendErrorAndClose(sequence, ErrorCode.ACCESS_DENIED.packet(response.user(), clientHost(),
+        sendErrorAndClose(sequence, ErrPacket.of(ErrorCode.ACCESS_DENIED, response.user(), clientHost(),
                 passwordGiven ? "YES" : "NO"));
     }
 
@@ -259,7 +259,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         String host = clientHost();
         if (user.requireTls() && !tls) {
             context.metrics().authFailed();
-            sendErrorAndClose(sequence, ErrorCode.INSECURE_TRANSPORT.packet(response.user()));
+            sendErrorAndClose(sequence, ErrPacket.of(ErrorCode.INSECURE_TRANSPORT, response.user()));
             return;
         }
         long negotiated = response.capabilities();
@@ -317,7 +317,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         if (packet.sequenceId() != 0) {
             int sequence = packet.sequenceId();
             packet.release();
-            sendErrorAndClose(sequence + 1, ErrorCode.PACKETS_OUT_OF_ORDER.packet());
+            sendErrorAndClose(sequence + 1, ErrPacket.of(ErrorCode.PACKETS_OUT_OF_ORDER));
             return;
         }
         try {
@@ -457,7 +457,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             case INIT_DB, FIELD_LIST, STATISTICS, DEBUG -> forward(packet, Pending.of(command));
             default -> {
                 packet.release();
-                writeError(1, ErrorCode.UNKNOWN_COMMAND.packet());
+                writeError(1, ErrPacket.of(ErrorCode.UNKNOWN_COMMAND));
             }
         }
     }
@@ -601,7 +601,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                 CausalTokens.present(context, session, set.token());
                 writeOk(1);
             } catch (IllegalArgumentException e) {
-                writeError(1, ErrorCode.WRONG_VALUE_FOR_VARIABLE.packet("shardgate_causal_token", set.token()));
+                writeError(1, ErrPacket.of(ErrorCode.WRONG_VALUE_FOR_VARIABLE, "shardgate_causal_token", set.token()));
             }
         } else {
             List<List<String>> rows = new java.util.ArrayList<>();
@@ -646,7 +646,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private void prepare(MySqlPacket packet) {
         if (session.statements().isFull()) {
             packet.release();
-            writeError(1, ErrorCode.TOO_MANY_PREPARED_STATEMENTS.packet(session.statements().limit()));
+            writeError(1, ErrPacket.of(ErrorCode.TOO_MANY_PREPARED_STATEMENTS, session.statements().limit()));
             return;
         }
         ClientCharset charset = session.clientCharset();
@@ -701,7 +701,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void statementCommand(MySqlPacket packet, Command command) {
-        io.shardgate.proxy.error.ShardgateException malformed = StatementPacketCheck.statementId(packet.payload(), command);
+        io.shardgate.errors.ShardgateException malformed = StatementPacketCheck.statementId(packet.payload(), command);
         if (malformed != null) {
             packet.release();
             throw malformed;
@@ -711,13 +711,13 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         if (found.isEmpty()) {
             packet.release();
             if (command != Command.STMT_SEND_LONG_DATA) { // it has no response; the execute reports the error
-                writeError(1, ErrorCode.UNKNOWN_STATEMENT.packet(Integer.toUnsignedLong(id), commandName(command)));
+                writeError(1, ErrPacket.of(ErrorCode.UNKNOWN_STATEMENT, Integer.toUnsignedLong(id), commandName(command)));
             }
             return;
         }
         ClientStatement statement = found.get();
         // Checked before anything of it reaches a backend, which must only see packets it answers as expected.
-        io.shardgate.proxy.error.ShardgateException refused = StatementPacketCheck.check(packet.payload(), command, statement,
+        io.shardgate.errors.ShardgateException refused = StatementPacketCheck.check(packet.payload(), command, statement,
                 session.longData().contains(statement.id()) || (sharded != null && sharded.hasLongData(statement.id())));
         if (refused != null) {
             packet.release();
@@ -736,7 +736,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         }
         if (command == Command.STMT_FETCH && !session.cursors().contains(statement.id())) {
             packet.release();
-            writeError(1, ErrorCode.NO_OPEN_CURSOR.packet(statement.id()));
+            writeError(1, ErrPacket.of(ErrorCode.NO_OPEN_CURSOR, statement.id()));
             return;
         }
         if (command == Command.STMT_SEND_LONG_DATA) {
@@ -764,8 +764,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                     }
                     runSharded(sharded.execute(session, statement, packet.payload(), perShard));
                 }
-                case STMT_FETCH -> writeError(1, ErrorCode.NO_OPEN_CURSOR.packet(statement.id()));
-                default -> writeError(1, ErrorCode.UNSUPPORTED.packet(commandName(command) + " in a sharded deployment"));
+                case STMT_FETCH -> writeError(1, ErrPacket.of(ErrorCode.NO_OPEN_CURSOR, statement.id()));
+                default -> writeError(1, ErrPacket.of(ErrorCode.UNSUPPORTED, commandName(command) + " in a sharded deployment"));
             }
         } finally {
             packet.release();
@@ -787,7 +787,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         Optional<ClientStatement> found = session.statements().find(id);
         if (found.isEmpty()) {
             packet.release();
-            writeError(1, ErrorCode.UNKNOWN_STATEMENT.packet(Integer.toUnsignedLong(id), "mysqld_stmt_reset"));
+            writeError(1, ErrPacket.of(ErrorCode.UNKNOWN_STATEMENT, Integer.toUnsignedLong(id), "mysqld_stmt_reset"));
             return;
         }
         ClientStatement statement = found.get();

@@ -1,7 +1,7 @@
 package io.shardgate.proxy.frontend;
 
 import io.netty.buffer.ByteBuf;
-import io.shardgate.proxy.error.ErrorCode;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.proxy.protocol.ExecuteParameters;
 import io.shardgate.proxy.protocol.LocalResultSet;
 import io.shardgate.proxy.session.ClientStatement;
@@ -158,7 +158,7 @@ final class ShardedCommands {
         } catch (io.shardgate.proxy.protocol.MalformedPacketException e) {
             // StatementPacketCheck let the packet's shape through, so this is a value the proxy cannot read
             // (a DECIMAL that is no number, say): the execute's arguments are wrong, the session stays usable.
-            return CompletableFuture.failedFuture(io.shardgate.proxy.error.ErrorCode.WRONG_ARGUMENTS.exception(
+            return CompletableFuture.failedFuture(io.shardgate.errors.ErrorCode.WRONG_ARGUMENTS.exception(
                     "mysqld_stmt_execute (" + e.getMessage() + ")"));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);

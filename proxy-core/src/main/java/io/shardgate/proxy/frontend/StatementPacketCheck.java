@@ -1,8 +1,8 @@
 package io.shardgate.proxy.frontend;
 
 import io.netty.buffer.ByteBuf;
-import io.shardgate.proxy.error.ErrorCode;
-import io.shardgate.proxy.error.ShardgateException;
+import io.shardgate.errors.ErrorCode;
+import io.shardgate.errors.ShardgateException;
 import io.shardgate.proxy.protocol.ColumnDefinition;
 import io.shardgate.proxy.protocol.Command;
 import io.shardgate.proxy.session.ClientStatement;

@@ -2,6 +2,8 @@ package io.shardgate.proxy.protocol;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.shardgate.errors.ErrorCode;
+import io.shardgate.errors.ShardgateException;
 
 import java.nio.charset.StandardCharsets;
 
@@ -20,6 +22,16 @@ public record ErrPacket(int errno, String sqlState, String message) {
         if (sqlState.length() != 5) {
             throw new IllegalArgumentException("sqlState: '" + sqlState + "' (expected: 5 characters)");
         }
+    }
+
+    /** Shardgate's own error {@code code}, its template filled with {@code args}. */
+    public static ErrPacket of(ErrorCode code, Object... args) {
+        return new ErrPacket(code.errno(), code.sqlState(), code.message(args));
+    }
+
+    /** The ERR packet that answers {@code error}. */
+    public static ErrPacket of(ShardgateException error) {
+        return new ErrPacket(error.errno(), error.sqlState(), error.errorMessage());
     }
 
     public static ErrPacket decode(ByteBuf payload) {

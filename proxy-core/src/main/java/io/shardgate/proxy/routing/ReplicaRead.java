@@ -3,7 +3,7 @@ package io.shardgate.proxy.routing;
 import io.shardgate.proxy.backend.BackendConnection;
 import io.shardgate.proxy.backend.BackendPool;
 import io.shardgate.proxy.config.RoutingConfig;
-import io.shardgate.proxy.error.ErrorCode;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
 
 import java.util.concurrent.CompletableFuture;

@@ -1,8 +1,14 @@
 package io.shardgate.proxy.sharding;
 
 import io.shardgate.proxy.backend.BackendConnection;
-import io.shardgate.proxy.error.ErrorCode;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.proxy.protocol.Command;
+
+import io.shardgate.proxy.sharding.xa.XaBranch;
+import io.shardgate.proxy.sharding.xa.XaCoordinator;
+import io.shardgate.proxy.sharding.xa.XaException;
+import io.shardgate.proxy.sharding.xa.XaStatements;
+import io.shardgate.proxy.sharding.xa.XaTransactions;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.shardgate.proxy.sharding;
 
 import io.shardgate.proxy.backend.BackendConnection;
-import io.shardgate.proxy.error.ErrorCode;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.proxy.execution.ClientChannel;
 import io.shardgate.proxy.execution.Forwarder;
 import io.shardgate.proxy.execution.Relay;

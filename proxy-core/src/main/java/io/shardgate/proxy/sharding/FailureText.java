@@ -1,12 +1,12 @@
 package io.shardgate.proxy.sharding;
 
 /** Error text that keeps the real reason: a pool's "connection is not available" alone hides it. */
-final class FailureText {
+public final class FailureText {
     private FailureText() {
     }
 
     /** {@code failure}'s message, followed by its root cause's when that differs. */
-    static String of(Throwable failure) {
+    public static String of(Throwable failure) {
         Throwable root = failure;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();

@@ -14,16 +14,16 @@ import static java.util.Objects.requireNonNull;
  * Control-plane connections that first run a table's {@code CREATE ... IF NOT EXISTS} statements,
  * once per shard per process: Shardgate's own tables appear on first use, with no setup step.
  */
-final class SchemaOnFirstUse {
+public final class SchemaOnFirstUse {
     private final List<String> ddl;
     private final Set<String> ready = ConcurrentHashMap.newKeySet();
 
-    SchemaOnFirstUse(String... ddl) {
+    public SchemaOnFirstUse(String... ddl) {
         this.ddl = List.of(ddl);
     }
 
     /** A connection to {@code shard} through {@code dataSource}, its tables created if this is the first. */
-    Connection connect(String shard, DataSource dataSource) throws SQLException {
+    public Connection connect(String shard, DataSource dataSource) throws SQLException {
         Connection connection = requireNonNull(dataSource, "dataSource is null").getConnection();
         if (!ready.contains(shard)) {
             try (Statement statement = connection.createStatement()) {

@@ -1,11 +1,12 @@
 package io.shardgate.proxy.sharding;
 
+import io.shardgate.proxy.sharding.xa.XaTransactions;
 import io.shardgate.proxy.execution.ShardResultStream;
 import io.shardgate.proxy.backend.BackendConnection;
 import io.shardgate.proxy.backend.BackendPool;
 import io.shardgate.proxy.config.TransactionsConfig;
 import io.shardgate.proxy.error.BackendErrorException;
-import io.shardgate.proxy.error.ErrorCode;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.proxy.protocol.Command;
 import io.shardgate.proxy.protocol.ServerStatus;
 import io.shardgate.proxy.routing.ShardBackends;

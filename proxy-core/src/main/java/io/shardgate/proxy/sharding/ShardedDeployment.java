@@ -5,6 +5,7 @@ import io.shardgate.proxy.config.RoutingConfig;
 import io.shardgate.proxy.config.TransactionsConfig;
 import io.shardgate.proxy.routing.ReplicaRead;
 import io.shardgate.proxy.routing.ShardBackends;
+import io.shardgate.proxy.sharding.xa.XaTransactions;
 import io.shardgate.router.plan.Plan;
 import io.shardgate.router.plan.SequenceSource;
 import io.shardgate.router.planner.Planner;

@@ -2,13 +2,17 @@ package io.shardgate.proxy.sharding;
 
 import io.shardgate.proxy.backend.BackendConnection;
 import io.shardgate.proxy.error.BackendErrorException;
-import io.shardgate.proxy.error.ErrorCode;
 import io.shardgate.proxy.execution.ClientChannel;
 import io.shardgate.proxy.execution.Relay;
 import io.shardgate.proxy.execution.ResultWriter;
 import io.shardgate.proxy.execution.StatementRequest;
+import io.shardgate.errors.ErrorCode;
+import io.shardgate.proxy.protocol.Capabilities;
+import io.shardgate.proxy.protocol.Command;
 import io.shardgate.proxy.protocol.ColumnDefinition;
 import io.shardgate.proxy.routing.CausalPositions;
+import io.shardgate.proxy.routing.ShardBackends;
+import io.shardgate.proxy.sharding.xa.XaTransactions;
 import io.shardgate.replication.gtid.MariaDbGtid;
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
 import io.shardgate.router.exec.Completion;
@@ -293,7 +297,7 @@ public final class ShardedSession {
      */
     private static boolean breaksTransaction(RuntimeException e) {
         Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-        if (cause instanceof io.shardgate.proxy.error.ShardgateException shardgate) {
+        if (cause instanceof io.shardgate.errors.ShardgateException shardgate) {
             return shardgate.code() == ErrorCode.BACKEND_LOST;
         }
         return cause instanceof BackendErrorException backend && (backend.packet().errno() == 1213 || backend.packet().errno() == 1180);

@@ -1,7 +1,7 @@
 package io.shardgate.proxy.sharding;
 
 import io.shardgate.proxy.protocol.ClientCharset;
-import io.shardgate.router.error.PlanningError;
+import io.shardgate.errors.ErrorCode;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -49,7 +49,7 @@ final class SqlParameters {
                 i = end - 1;
             } else if (c == '?') {
                 if (next >= values.size()) {
-                    throw PlanningError.WRONG_PARAMETER_COUNT.exception(values.size(), next + 1);
+                    throw ErrorCode.WRONG_PARAMETER_COUNT.exception(values.size(), next + 1);
                 }
                 literal(out, values.get(next++), charset);
             } else {
@@ -57,7 +57,7 @@ final class SqlParameters {
             }
         }
         if (next != values.size()) {
-            throw PlanningError.WRONG_PARAMETER_COUNT.exception(next, values.size());
+            throw ErrorCode.WRONG_PARAMETER_COUNT.exception(next, values.size());
         }
         return out.toString();
     }
@@ -94,7 +94,7 @@ final class SqlParameters {
         } else if (value instanceof Double || value instanceof Float) {
             double d = ((Number) value).doubleValue();
             if (!Double.isFinite(d)) {
-                throw PlanningError.UNSUPPORTED.exception("a non-finite floating point parameter (" + d + ")");
+                throw ErrorCode.UNSUPPORTED.exception("a non-finite floating point parameter (" + d + ")");
             }
             // Scientific notation keeps the value a DOUBLE literal, as the client bound it.
             String text = Double.toString(d);

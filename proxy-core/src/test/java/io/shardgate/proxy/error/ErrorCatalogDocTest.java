@@ -2,6 +2,8 @@ package io.shardgate.proxy.error;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shardgate.errors.ErrorCode;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -81,12 +83,19 @@ class ErrorCatalogDocTest {
         assertThat(rows.keySet()).as("rows in docs/errors.md").containsExactlyElementsOf(names);
     }
 
-    /** One argument per conversion of the template: a number for %d, a word for %s. */
+    /**
+     * One argument per conversion of the template: a number for %d, a word for %s; a positional conversion
+     * (%2$s) fills its own place.
+     */
     private static Object[] sampleArguments(String template) {
         List<Object> args = new ArrayList<>();
-        Matcher matcher = Pattern.compile("%([sd])").matcher(template);
+        Matcher matcher = Pattern.compile("%(?:(\\d+)\\$)?([sd])").matcher(template);
         while (matcher.find()) {
-            args.add(matcher.group(1).equals("d") ? (Object) 1 : "x");
+            int index = matcher.group(1) == null ? args.size() : Integer.parseInt(matcher.group(1)) - 1;
+            while (args.size() <= index) {
+                args.add(null);
+            }
+            args.set(index, matcher.group(2).equals("d") ? (Object) 1 : "x");
         }
         return args.toArray();
     }

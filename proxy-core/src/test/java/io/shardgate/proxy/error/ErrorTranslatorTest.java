@@ -1,6 +1,7 @@
 package io.shardgate.proxy.error;
 
 import io.netty.handler.codec.DecoderException;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.proxy.protocol.compress.CompressedFrameException;
 import org.junit.jupiter.api.Test;
 

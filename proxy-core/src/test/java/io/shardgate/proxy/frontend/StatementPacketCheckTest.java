@@ -2,8 +2,8 @@ package io.shardgate.proxy.frontend;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.shardgate.proxy.error.ErrorCode;
-import io.shardgate.proxy.error.ShardgateException;
+import io.shardgate.errors.ErrorCode;
+import io.shardgate.errors.ShardgateException;
 import io.shardgate.proxy.protocol.Command;
 import io.shardgate.proxy.session.ClientStatement;
 import io.shardgate.router.classify.StatementClassifier;

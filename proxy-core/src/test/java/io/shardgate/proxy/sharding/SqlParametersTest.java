@@ -1,7 +1,7 @@
 package io.shardgate.proxy.sharding;
 
 import io.shardgate.proxy.protocol.ClientCharset;
-import io.shardgate.router.error.PlanningException;
+import io.shardgate.errors.ShardgateException;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -49,7 +49,7 @@ class SqlParametersTest {
 
     @Test
     void aCountMismatchIsAnError() {
-        assertThatThrownBy(() -> SqlParameters.inline("SELECT ?, ?", List.of(1L), UTF8)).isInstanceOf(PlanningException.class);
-        assertThatThrownBy(() -> SqlParameters.inline("SELECT ?", List.of(1L, 2L), UTF8)).isInstanceOf(PlanningException.class);
+        assertThatThrownBy(() -> SqlParameters.inline("SELECT ?, ?", List.of(1L), UTF8)).isInstanceOf(ShardgateException.class);
+        assertThatThrownBy(() -> SqlParameters.inline("SELECT ?", List.of(1L, 2L), UTF8)).isInstanceOf(ShardgateException.class);
     }
 }

@@ -3,7 +3,7 @@ package io.shardgate.storage.it;
 import io.shardgate.replication.topology.Node;
 import io.shardgate.storage.Engine;
 import io.shardgate.storage.capability.EngineCapabilities;
-import io.shardgate.storage.ddl.DdlRefusal;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.storage.ddl.DdlValidator;
 import io.shardgate.storage.ddl.DdlVerdict;
 import org.junit.jupiter.api.AfterAll;
@@ -59,7 +59,7 @@ class MyRocksSilentBehaviourIT {
     @Test
     void inlineReferencesIsAcceptedAndDroppedByMyRocks() {
         String create = "CREATE TABLE silent.c (id INT PRIMARY KEY, pid INT REFERENCES p(id))";
-        assertRefused(create, DdlRefusal.FOREIGN_KEY_UNSUPPORTED);
+        assertRefused(create, ErrorCode.FOREIGN_KEY_UNSUPPORTED);
 
         rocksdb.execute(create);
         assertThat(rocksdb.queryString("SELECT COUNT(*) FROM information_schema.REFERENTIAL_CONSTRAINTS"
@@ -79,7 +79,7 @@ class MyRocksSilentBehaviourIT {
     @Test
     void rowCompressionIsStoredAndIgnoredByMyRocks() throws SQLException {
         String compressed = "CREATE TABLE silent.z (id INT PRIMARY KEY, v VARCHAR(500)) ROW_FORMAT=COMPRESSED KEY_BLOCK_SIZE=8";
-        assertRefused(compressed, DdlRefusal.TABLE_OPTION_UNSUPPORTED);
+        assertRefused(compressed, ErrorCode.TABLE_OPTION_UNSUPPORTED);
 
         long plainRocks = filledSize(rocksdb, "CREATE TABLE silent.zplain (id INT PRIMARY KEY, v VARCHAR(500))", "silent.zplain");
         long compressedRocks = filledSize(rocksdb, compressed, "silent.z");
@@ -101,10 +101,10 @@ class MyRocksSilentBehaviourIT {
         assertThatThrownBy(() -> rocksdb.execute("CREATE TABLE silent.pc2 (id INT PRIMARY KEY) PAGE_COMPRESSED=1"))
                 .message().containsIgnoringCase("Unknown option 'page_compressed'");
         // ... and by the validator, which names the shard and the clause.
-        assertRefused("CREATE TABLE silent.pc2 (id INT PRIMARY KEY) PAGE_COMPRESSED=1", DdlRefusal.TABLE_OPTION_UNSUPPORTED);
+        assertRefused("CREATE TABLE silent.pc2 (id INT PRIMARY KEY) PAGE_COMPRESSED=1", ErrorCode.TABLE_OPTION_UNSUPPORTED);
     }
 
-    private void assertRefused(String sql, DdlRefusal code) {
+    private void assertRefused(String sql, ErrorCode code) {
         DdlVerdict verdict = validator.validate(sql, rocksdbCapabilities, "s1", false);
         assertThat(verdict).isInstanceOf(DdlVerdict.Refused.class);
         assertThat(((DdlVerdict.Refused) verdict).code()).isEqualTo(code);

@@ -1,6 +1,6 @@
 package io.shardgate.router.exec;
 
-import io.shardgate.router.error.PlanningError;
+import io.shardgate.errors.ErrorCode;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +9,7 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Sorts its whole input in memory: for an ORDER BY the shards cannot do, such as one on an
- * aggregate after GROUP BY merging. Fails with {@link PlanningError#BUFFER_LIMIT} rather than hold
+ * aggregate after GROUP BY merging. Fails with {@link ErrorCode#BUFFER_LIMIT} rather than hold
  * more than {@code maxRows} rows. The sort is stable.
  */
 public final class MemorySortStream implements RowStream {
@@ -40,7 +40,7 @@ public final class MemorySortStream implements RowStream {
             List<Row> rows = new ArrayList<>();
             for (Row row = input.next(); row != null; row = input.next()) {
                 if (rows.size() >= maxRows) {
-                    throw PlanningError.BUFFER_LIMIT.exception(maxRows, "an in-memory sort");
+                    throw ErrorCode.BUFFER_LIMIT.exception(maxRows, "an in-memory sort");
                 }
                 rows.add(row);
             }

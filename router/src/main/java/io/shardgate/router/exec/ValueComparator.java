@@ -2,7 +2,7 @@ package io.shardgate.router.exec;
 
 import io.shardgate.router.collation.Collation;
 import io.shardgate.router.collation.Collations;
-import io.shardgate.router.error.PlanningError;
+import io.shardgate.errors.ErrorCode;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -36,7 +36,7 @@ public final class ValueComparator implements Comparator<Object> {
         if (column.kind() != ValueKind.STRING) {
             return new ValueComparator(column.kind(), null);
         }
-        Collation collation = column.collation().orElseThrow(() -> PlanningError.UNSUPPORTED.exception(
+        Collation collation = column.collation().orElseThrow(() -> ErrorCode.UNSUPPORTED.exception(
                 use + " on column '" + column.name() + "' with collation id " + column.collationId()
                         + " across shards (supported: " + String.join(", ", Collations.names()) + ")"));
         return new ValueComparator(ValueKind.STRING, collation);

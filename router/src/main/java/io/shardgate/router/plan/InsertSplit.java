@@ -1,6 +1,6 @@
 package io.shardgate.router.plan;
 
-import io.shardgate.router.error.PlanningError;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.router.exec.ConcatStream;
 import io.shardgate.router.exec.Role;
 import io.shardgate.router.exec.RowStream;
@@ -186,14 +186,14 @@ public record InsertSplit(String target, String keyColumn, Vindex vindex, ShardR
     /** The shard a row with this key value goes to; throws the error MySQL would give for a bad key, or 1748. */
     public String shardOf(InsertRow row, Object value) {
         if (value == null) {
-            throw PlanningError.NULL_SHARD_KEY.exception(keyColumn);
+            throw ErrorCode.NULL_SHARD_KEY.exception(keyColumn);
         }
-        ShardKey key = vindex.keyType().store(value).orElseThrow(() -> PlanningError.BAD_SHARD_KEY_VALUE.exception(
+        ShardKey key = vindex.keyType().store(value).orElseThrow(() -> ErrorCode.BAD_SHARD_KEY_VALUE.exception(
                 vindex.keyType().kind().name().toLowerCase(java.util.Locale.ROOT), value, target, row.number()));
-        String shard = vindex.shardOf(key, ranges).orElseThrow(() -> PlanningError.NO_SHARD_FOR_VALUE.exception(
+        String shard = vindex.shardOf(key, ranges).orElseThrow(() -> ErrorCode.NO_SHARD_FOR_VALUE.exception(
                 value instanceof String ? "'" + value + "'" : key));
         if (!candidates.contains(shard)) {
-            throw partitionSelected ? PlanningError.ROW_NOT_IN_PARTITION_SET.exception()
+            throw partitionSelected ? ErrorCode.ROW_NOT_IN_PARTITION_SET.exception()
                     : new IllegalStateException("shard " + shard + " is not among the candidates " + candidates);
         }
         return shard;

@@ -1,6 +1,6 @@
 package io.shardgate.router.plan;
 
-import io.shardgate.router.error.PlanningError;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.router.exec.RowStream;
 
 import static java.util.Objects.requireNonNull;
@@ -43,7 +43,7 @@ public final class Plan {
         requireNonNull(execution, "execution is null");
         // EXPLAIN SHARDGATE of a statement with ? is answered without binding them: as text, or prepared with values.
         if (execution.parameters().size() != parameterCount && !(root instanceof StaticRows)) {
-            throw PlanningError.WRONG_PARAMETER_COUNT.exception(parameterCount, execution.parameters().size());
+            throw ErrorCode.WRONG_PARAMETER_COUNT.exception(parameterCount, execution.parameters().size());
         }
         return root.open(execution);
     }

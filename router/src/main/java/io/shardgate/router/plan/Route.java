@@ -1,6 +1,6 @@
 package io.shardgate.router.plan;
 
-import io.shardgate.router.error.PlanningError;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.router.exec.Completion;
 import io.shardgate.router.exec.ConcatStream;
 import io.shardgate.router.exec.Role;
@@ -109,7 +109,7 @@ public record Route(RouteVariant variant, String target, ShardSelection selectio
         if (succeeded.isEmpty()) {
             throw first;
         }
-        throw PlanningError.DDL_PARTIALLY_FAILED.exception(String.join(", ", failed.keySet()), String.join(", ", succeeded),
+        throw ErrorCode.DDL_PARTIALLY_FAILED.exception(String.join(", ", failed.keySet()), String.join(", ", succeeded),
                 first.getMessage());
     }
 

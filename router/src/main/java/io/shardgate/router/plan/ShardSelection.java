@@ -1,6 +1,6 @@
 package io.shardgate.router.plan;
 
-import io.shardgate.router.error.PlanningError;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.router.shard.ShardRanges;
 import io.shardgate.router.vindex.ShardKey;
 import io.shardgate.router.vindex.Vindex;
@@ -84,7 +84,7 @@ public sealed interface ShardSelection {
                 }
             }
             if (oneShard && ordered.size() > 1) {
-                throw PlanningError.UNSUPPORTED.exception("a value for shard key " + column + " that matches rows of several shards"
+                throw ErrorCode.UNSUPPORTED.exception("a value for shard key " + column + " that matches rows of several shards"
                         + " (compare the key with a value of its own type) in a statement planned for one shard");
             }
             return ordered.isEmpty() ? List.of(candidates.get(0)) : ordered;

@@ -1,6 +1,6 @@
 package io.shardgate.router.plan;
 
-import io.shardgate.router.error.PlanningError;
+import io.shardgate.errors.ErrorCode;
 
 import java.math.BigInteger;
 import java.util.List;
@@ -43,7 +43,7 @@ public sealed interface ValueSource {
         @Override
         public Object value(List<Object> parameters) {
             if (index >= parameters.size()) {
-                throw PlanningError.WRONG_PARAMETER_COUNT.exception(index + 1, parameters.size());
+                throw ErrorCode.WRONG_PARAMETER_COUNT.exception(index + 1, parameters.size());
             }
             return parameters.get(index);
         }
@@ -80,6 +80,6 @@ public sealed interface ValueSource {
         if (value instanceof String s && s.strip().matches("\\d+")) {
             return new BigInteger(s.strip());
         }
-        throw PlanningError.UNSUPPORTED.exception("LIMIT " + value + ": LIMIT takes non-negative integers");
+        throw ErrorCode.UNSUPPORTED.exception("LIMIT " + value + ": LIMIT takes non-negative integers");
     }
 }

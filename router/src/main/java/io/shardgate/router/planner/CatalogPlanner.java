@@ -52,7 +52,7 @@ final class CatalogPlanner {
             PlacedTable placed = context.resolver().resolve(schema, table);
             return placed.unsharded() ? Optional.of(placed.home()) : Optional.empty();
         }
-        catch (io.shardgate.router.error.PlanningException unknown) {
+        catch (io.shardgate.errors.ShardgateException unknown) {
             return Optional.empty();
         }
     }

@@ -10,7 +10,7 @@ import com.alibaba.druid.sql.ast.statement.SQLExprTableSource;
 import com.alibaba.druid.sql.ast.statement.SQLJoinTableSource;
 import com.alibaba.druid.sql.ast.statement.SQLSelectQueryBlock;
 import com.alibaba.druid.sql.ast.statement.SQLTableSource;
-import io.shardgate.router.error.PlanningError;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.router.plan.ValueSource;
 import io.shardgate.router.schema.ShardedTable;
 
@@ -43,7 +43,7 @@ final class CoLocation {
         this.resolver = resolver;
     }
 
-    /** Throws {@link PlanningError#UNSUPPORTED} naming the construct when the statement cannot run whole on each shard. */
+    /** Throws {@link ErrorCode#UNSUPPORTED} naming the construct when the statement cannot run whole on each shard. */
     static void check(List<TableUse> uses, ColumnResolver resolver, Set<SQLObject> topScopes) {
         List<TableUse> sharded = uses.stream().filter(u -> u.table().sharded()).toList();
         if (sharded.isEmpty()) {
@@ -51,14 +51,14 @@ final class CoLocation {
         }
         for (TableUse use : sharded) {
             if (use.derived()) {
-                throw PlanningError.UNSUPPORTED.exception("a derived table or WITH over sharded table " + use.table().qualified()
+                throw ErrorCode.UNSUPPORTED.exception("a derived table or WITH over sharded table " + use.table().qualified()
                         + " when the statement spans shards");
             }
         }
         for (SQLObject top : topScopes) {
             if (sharded.stream().noneMatch(u -> u.scope() == top)) {
                 String inner = sharded.get(0).table().qualified();
-                throw PlanningError.UNSUPPORTED.exception("a query block over reference or no tables combined with sharded table "
+                throw ErrorCode.UNSUPPORTED.exception("a query block over reference or no tables combined with sharded table "
                         + inner + ": each shard would return its rows again");
             }
         }
@@ -90,13 +90,13 @@ final class CoLocation {
         Object root = links.find(new ColumnResolver.Column(first, shardKey(first)));
         for (TableUse other : sharded.subList(1, sharded.size())) {
             if (!links.find(new ColumnResolver.Column(other, shardKey(other))).equals(root)) {
-                throw PlanningError.UNSUPPORTED.exception("a join or subquery across shards: " + describe(first) + " and "
+                throw ErrorCode.UNSUPPORTED.exception("a join or subquery across shards: " + describe(first) + " and "
                         + describe(other) + " are not joined on their shard keys (" + key(first) + " = " + key(other) + ")");
             }
             ShardedTable a = first.table().shardedRule();
             ShardedTable b = other.table().shardedRule();
             if (!a.vindex().equals(b.vindex())) {
-                throw PlanningError.UNSUPPORTED.exception("a join across shards: " + key(first) + " (" + a.vindex().describe()
+                throw ErrorCode.UNSUPPORTED.exception("a join across shards: " + key(first) + " (" + a.vindex().describe()
                         + ") and " + key(other) + " (" + b.vindex().describe() + ") have different vindexes");
             }
         }
@@ -144,7 +144,7 @@ final class CoLocation {
         List<TableUse> keptUses = within(kept, uses);
         Optional<TableUse> shardedNullable = within(nullable, uses).stream().filter(u -> u.table().sharded()).findFirst();
         if (shardedNullable.isPresent() && keptUses.stream().noneMatch(u -> u.table().sharded())) {
-            throw PlanningError.UNSUPPORTED.exception("an outer join keeping every row of "
+            throw ErrorCode.UNSUPPORTED.exception("an outer join keeping every row of "
                     + keptUses.stream().map(u -> u.table().qualified()).findFirst().orElse("a derived table")
                     + " with sharded table " + shardedNullable.get().table().qualified() + " on its other side");
         }

@@ -11,7 +11,7 @@ import com.alibaba.druid.sql.ast.statement.SQLExprTableSource;
 import com.alibaba.druid.sql.ast.statement.SQLTruncateStatement;
 import com.alibaba.druid.sql.dialect.mysql.ast.statement.MySqlRenameTableStatement;
 import com.alibaba.druid.sql.dialect.mysql.visitor.MySqlASTVisitorAdapter;
-import io.shardgate.router.error.PlanningError;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.router.exec.Role;
 import io.shardgate.router.plan.PlanNode;
 import io.shardgate.router.plan.Route;
@@ -47,10 +47,10 @@ final class DdlPlanner {
     PlanNode plan(SQLStatement statement) {
         if (statement instanceof SQLCreateTableStatement create) {
             if (create.isTemporary() && context.resolver().isSharded(Names.plain(create.getTableSource().getSchema()))) {
-                throw PlanningError.UNSUPPORTED.exception("temporary tables in a sharded schema");
+                throw ErrorCode.UNSUPPORTED.exception("temporary tables in a sharded schema");
             }
             if (create.getSelect() != null) {
-                throw PlanningError.UNSUPPORTED.exception("CREATE TABLE ... SELECT in a sharded schema");
+                throw ErrorCode.UNSUPPORTED.exception("CREATE TABLE ... SELECT in a sharded schema");
             }
         }
         List<String[]> tables = tables(statement);
@@ -75,7 +75,7 @@ final class DdlPlanner {
     private Optional<String> home(String schema, String name) {
         String effective = schema != null ? schema : context.resolver().currentSchema();
         if (effective == null) {
-            throw PlanningError.NO_DATABASE_SELECTED.exception();
+            throw ErrorCode.NO_DATABASE_SELECTED.exception();
         }
         Optional<SchemaRules> rules = context.schema().schema(effective);
         if (rules.isEmpty()) {
@@ -88,7 +88,7 @@ final class DdlPlanner {
 
     private List<io.shardgate.router.plan.ValueSource> parameters() {
         if (context.tokens().parameterCount() > 0) {
-            throw PlanningError.UNSUPPORTED.exception("parameters in DDL");
+            throw ErrorCode.UNSUPPORTED.exception("parameters in DDL");
         }
         return List.of();
     }

@@ -1,6 +1,6 @@
 package io.shardgate.router.planner;
 
-import io.shardgate.router.error.PlanningError;
+import io.shardgate.errors.ErrorCode;
 
 /**
  * The server runs the content of {@code /*! ... *}{@code /} as SQL, but Druid skips it in places (it
@@ -32,7 +32,7 @@ final class ExecutableComments {
             }
             else if (c == '/' && i + 1 < n && out[i + 1] == '*') {
                 if (i + 2 < n && out[i + 2] == 'M' && i + 3 < n && out[i + 3] == '!') {
-                    throw PlanningError.UNSUPPORTED.exception("MariaDB executable comments (/*M! ... */) in a sharded deployment");
+                    throw ErrorCode.UNSUPPORTED.exception("MariaDB executable comments (/*M! ... */) in a sharded deployment");
                 }
                 if (i + 2 < n && out[i + 2] == '!' && !executable) {
                     int j = i + 3;

@@ -6,7 +6,7 @@ import com.alibaba.druid.sql.ast.expr.SQLBinaryOpExpr;
 import com.alibaba.druid.sql.ast.expr.SQLInListExpr;
 import com.alibaba.druid.sql.ast.expr.SQLNotExpr;
 import com.alibaba.druid.sql.ast.expr.SQLNullExpr;
-import io.shardgate.router.error.PlanningError;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.router.plan.RowExpression;
 import io.shardgate.router.plan.RowExpression.ArithmeticOperator;
 import io.shardgate.router.plan.RowExpression.ComparisonOperator;
@@ -93,6 +93,6 @@ final class HavingCompiler {
     }
 
     private static RuntimeException unsupported(SQLExpr expr) {
-        return PlanningError.UNSUPPORTED.exception("HAVING with " + Aggregates.text(expr) + " across shards");
+        return ErrorCode.UNSUPPORTED.exception("HAVING with " + Aggregates.text(expr) + " across shards");
     }
 }

@@ -11,7 +11,7 @@ import com.alibaba.druid.sql.ast.statement.SQLExprTableSource;
 import com.alibaba.druid.sql.ast.statement.SQLInsertStatement;
 import com.alibaba.druid.sql.ast.statement.SQLReplaceStatement;
 import com.alibaba.druid.sql.dialect.mysql.ast.statement.MySqlInsertStatement;
-import io.shardgate.router.error.PlanningError;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.router.plan.InsertRow;
 import io.shardgate.router.plan.InsertSplit;
 import io.shardgate.router.plan.InsertValue;
@@ -50,7 +50,7 @@ final class InsertPlanner {
         Parts parts = parts(statement);
         List<TableUse> uses = StatementTables.of(statement, Nodes.identitySet((SQLObject) statement), context.resolver(), Nodes.identitySet());
         TableUse target = uses.stream().filter(u -> u.source() == parts.table()).findFirst().orElseThrow(
-                () -> PlanningError.UNSUPPORTED.exception("this form of INSERT"));
+                () -> ErrorCode.UNSUPPORTED.exception("this form of INSERT"));
         List<TableUse> read = uses.stream().filter(u -> u != target).toList();
         SqlRewriter rewriter = new SqlRewriter(tokens);
         PartitionSelection partitions = context.partitions();
@@ -60,30 +60,30 @@ final class InsertPlanner {
         partitions.removeShardClauses(tokens, rewriter);
         if (target.table().unsharded()) {
             named.ifPresent(shards -> shards.stream().filter(s -> !s.equals(target.table().home())).findFirst().ifPresent(s -> {
-                throw PlanningError.UNKNOWN_PARTITION.exception(s, target.table().name());
+                throw ErrorCode.UNKNOWN_PARTITION.exception(s, target.table().name());
             }));
             if (read.stream().anyMatch(u -> u.table().sharded())) {
-                throw PlanningError.UNSUPPORTED.exception("INSERT ... SELECT from sharded tables into unsharded table "
+                throw ErrorCode.UNSUPPORTED.exception("INSERT ... SELECT from sharded tables into unsharded table "
                         + target.table().qualified());
             }
             return Placement.unshardedRoute(context, uses, Optional.empty(), rewriter.build(), true);
         }
         if (target.table().reference()) {
             if (named.isPresent()) {
-                throw PlanningError.UNSUPPORTED.exception("PARTITION naming shards on reference table " + target.table().qualified()
+                throw ErrorCode.UNSUPPORTED.exception("PARTITION naming shards on reference table " + target.table().qualified()
                         + " in a write: its copies must stay equal");
             }
             if (read.stream().anyMatch(u -> !u.table().reference())) {
-                throw PlanningError.UNSUPPORTED.exception("writing reference table " + target.table().qualified()
+                throw ErrorCode.UNSUPPORTED.exception("writing reference table " + target.table().qualified()
                         + " from sharded or unsharded tables");
             }
             return Placement.unshardedRoute(context, uses, Optional.empty(), rewriter.build(), true);
         }
         if (parts.select()) {
-            throw PlanningError.UNSUPPORTED.exception("INSERT ... SELECT into sharded table " + target.table().qualified());
+            throw ErrorCode.UNSUPPORTED.exception("INSERT ... SELECT into sharded table " + target.table().qualified());
         }
         if (!read.isEmpty()) {
-            throw PlanningError.UNSUPPORTED.exception("a subquery in the VALUES of an INSERT into sharded table " + target.table().qualified());
+            throw ErrorCode.UNSUPPORTED.exception("a subquery in the VALUES of an INSERT into sharded table " + target.table().qualified());
         }
         return split(parts, target, named, rewriter);
     }
@@ -92,12 +92,12 @@ final class InsertPlanner {
         ShardedTable rule = target.table().shardedRule();
         String qualified = target.table().qualified();
         if (parts.columns().isEmpty()) {
-            throw PlanningError.UNSUPPORTED.exception("INSERT into sharded table " + qualified + " without a column list");
+            throw ErrorCode.UNSUPPORTED.exception("INSERT into sharded table " + qualified + " without a column list");
         }
         List<String> columns = parts.columns().stream().map(InsertPlanner::columnName).toList();
         for (SQLExpr assignment : parts.onDuplicate()) {
             if (assignment instanceof SQLBinaryOpExpr binary && rule.isShardKey(columnName(binary.getLeft()))) {
-                throw PlanningError.SHARD_KEY_CHANGE.exception(qualified + "." + rule.shardKey());
+                throw ErrorCode.SHARD_KEY_CHANGE.exception(qualified + "." + rule.shardKey());
             }
         }
         Optional<Sequence> sequence = context.schema().schema(target.table().schema()).flatMap(s -> s.sequence(target.table().name()));
@@ -105,7 +105,7 @@ final class InsertPlanner {
         int keyIndex = indexOf(columns, rule.shardKey());
         boolean appendSequence = sequence.isPresent() && sequenceIndex < 0;
         if (keyIndex < 0 && !(appendSequence && rule.isShardKey(sequence.get().column()))) {
-            throw PlanningError.UNSUPPORTED.exception("INSERT into sharded table " + qualified + " without a value for its shard key "
+            throw ErrorCode.UNSUPPORTED.exception("INSERT into sharded table " + qualified + " without a value for its shard key "
                     + rule.shardKey());
         }
         Layout layout = Layout.of(tokens, parts.rows());
@@ -125,7 +125,7 @@ final class InsertPlanner {
                 InsertValue.Written written = new InsertValue.Written(text.text(), text.parameters(), Literals.of(values.get(v)));
                 row.add(v == sequenceIndex ? new InsertValue.FromSequence(Optional.of(written)) : written);
                 if (v == keyIndex && written.value().isEmpty()) {
-                    throw PlanningError.UNSUPPORTED.exception("a shard key value that is an expression: " + rule.shardKey() + " = "
+                    throw ErrorCode.UNSUPPORTED.exception("a shard key value that is an expression: " + rule.shardKey() + " = "
                             + text.text());
                 }
             }
@@ -137,7 +137,7 @@ final class InsertPlanner {
         Tokens.Fragment prefix = layout.prefix(rewriter);
         Tokens.Fragment suffix = rewriter.build(layout.suffixStart(), tokens.sql().length());
         if (!prefix.parameters().isEmpty()) {
-            throw PlanningError.UNSUPPORTED.exception("a parameter before VALUES in an INSERT into sharded table " + qualified);
+            throw ErrorCode.UNSUPPORTED.exception("a parameter before VALUES in an INSERT into sharded table " + qualified);
         }
         String keyName = Names.quote(target.table().schema()) + "." + Names.quote(target.table().name()) + "." + Names.quote(rule.shardKey());
         InsertSplit split = new InsertSplit(keyName, rule.shardKey(), rule.vindex(), context.schema().ranges(), prefix.text(), rows, suffix.text(),
@@ -231,7 +231,7 @@ final class InsertPlanner {
             }
             if (layout.suffixStart < tokens.sql().length() && tokens.sql().substring(layout.suffixStart).toUpperCase(java.util.Locale.ROOT)
                     .matches("(?s).*\\bRETURNING\\b.*")) {
-                throw PlanningError.UNSUPPORTED.exception("INSERT ... RETURNING into a sharded table");
+                throw ErrorCode.UNSUPPORTED.exception("INSERT ... RETURNING into a sharded table");
             }
             return layout;
         }
@@ -300,7 +300,7 @@ final class InsertPlanner {
         }
 
         private static RuntimeException unsupported() {
-            return PlanningError.UNSUPPORTED.exception("this form of INSERT into a sharded table");
+            return ErrorCode.UNSUPPORTED.exception("this form of INSERT into a sharded table");
         }
     }
 }

@@ -1,7 +1,7 @@
 package io.shardgate.router.planner;
 
 import io.shardgate.router.classify.TokenType;
-import io.shardgate.router.error.PlanningError;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.router.schema.ShardingSchema;
 
 import java.util.ArrayList;
@@ -34,7 +34,7 @@ final class PartitionSelection {
             return Optional.empty();
         }
         if (shards.size() != names.size()) {
-            throw PlanningError.UNSUPPORTED.exception("PARTITION (" + String.join(", ", names) + ") on " + table
+            throw ErrorCode.UNSUPPORTED.exception("PARTITION (" + String.join(", ", names) + ") on " + table
                     + " mixing shard names with partition names");
         }
         return Optional.of(List.copyOf(new LinkedHashSet<>(shards)));
@@ -59,14 +59,14 @@ final class PartitionSelection {
             if (use.table().unsharded()) {
                 for (String shard : shards.get()) {
                     if (!shard.equals(use.table().home())) {
-                        throw PlanningError.UNKNOWN_PARTITION.exception(shard, use.table().name());
+                        throw ErrorCode.UNKNOWN_PARTITION.exception(shard, use.table().name());
                     }
                 }
                 continue;
             }
             if (use.table().reference()) {
                 if (write) {
-                    throw PlanningError.UNSUPPORTED.exception("PARTITION naming shards on reference table " + use.table().qualified()
+                    throw ErrorCode.UNSUPPORTED.exception("PARTITION naming shards on reference table " + use.table().qualified()
                             + " in a write: its copies must stay equal");
                 }
                 if (uses.stream().anyMatch(u -> u.table().sharded())) {
@@ -74,7 +74,7 @@ final class PartitionSelection {
                 }
             }
             if (!use.outermost() || use.nullExtended() || use.derived()) {
-                throw PlanningError.UNSUPPORTED.exception("PARTITION naming shards on " + use.table().qualified()
+                throw ErrorCode.UNSUPPORTED.exception("PARTITION naming shards on " + use.table().qualified()
                         + " inside a subquery, a derived table or the NULL side of an outer join");
             }
             if (allowed == null) {

@@ -1,6 +1,6 @@
 package io.shardgate.router.planner;
 
-import io.shardgate.router.error.PlanningError;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.router.exec.Role;
 import io.shardgate.router.plan.Route;
 import io.shardgate.router.plan.RouteVariant;
@@ -28,7 +28,7 @@ final class Placement {
         if (homes.size() > 1) {
             List<String> tables = uses.stream().filter(u -> u.table().unsharded())
                     .map(u -> u.table().qualified() + " (" + u.table().home() + ")").distinct().toList();
-            throw PlanningError.UNSUPPORTED.exception("a statement over unsharded tables on different shards: " + String.join(", ", tables));
+            throw ErrorCode.UNSUPPORTED.exception("a statement over unsharded tables on different shards: " + String.join(", ", tables));
         }
         String target = uses.isEmpty() ? "no table" : uses.get(0).table().qualified();
         if (!homes.isEmpty()) {

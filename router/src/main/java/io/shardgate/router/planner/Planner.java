@@ -12,7 +12,7 @@ import com.alibaba.druid.sql.parser.ParserException;
 import io.shardgate.router.classify.Classification;
 import io.shardgate.router.classify.StatementClass;
 import io.shardgate.router.classify.StatementClassifier;
-import io.shardgate.router.error.PlanningError;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.router.exec.Role;
 import io.shardgate.router.plan.Plan;
 import io.shardgate.router.plan.PlanNode;
@@ -37,7 +37,7 @@ import static java.util.Objects.requireNonNull;
  * resolved then. {@code EXPLAIN SHARDGATE <statement>} plans the statement and returns the plan's
  * rendering as rows instead.
  *
- * <p>Statements the planner refuses throw {@link io.shardgate.router.error.PlanningException} with
+ * <p>Statements the planner refuses throw {@link io.shardgate.errors.ShardgateException} with
  * the error number, SQLSTATE and message for the client. Session and transaction statements (SET,
  * BEGIN, ...) are not planned: proxy-core applies them to the session.
  */
@@ -78,12 +78,12 @@ public final class Planner {
     private PlanNode root(Tokens tokens, String currentSchema) {
         Classification classification = classifier.classify(tokens.sql());
         if (classification.multiStatement()) {
-            throw PlanningError.UNSUPPORTED.exception("multi-statements in a sharded deployment");
+            throw ErrorCode.UNSUPPORTED.exception("multi-statements in a sharded deployment");
         }
         StatementClass kind = classification.statementClass();
         boolean use = tokens.isWord(0, "USE");
         if ((kind == StatementClass.SESSION && !use) || kind == StatementClass.TRANSACTION) {
-            throw PlanningError.UNSUPPORTED.exception("planning " + kind + " statements (the session applies them)");
+            throw ErrorCode.UNSUPPORTED.exception("planning " + kind + " statements (the session applies them)");
         }
         Role role = kind == StatementClass.READ ? Role.REPLICA : Role.PRIMARY;
         SQLStatement statement = parse(tokens.sql());
@@ -109,7 +109,7 @@ public final class Planner {
         String verb = tokens.text(0).toUpperCase(java.util.Locale.ROOT)
                 + (tokens.size() > 1 && tokens.get(1).type() == io.shardgate.router.classify.TokenType.WORD
                 ? " " + tokens.text(1).toUpperCase(java.util.Locale.ROOT) : "");
-        throw PlanningError.UNSUPPORTED.exception(verb + " statements in a sharded deployment");
+        throw ErrorCode.UNSUPPORTED.exception(verb + " statements in a sharded deployment");
     }
 
     /** MySQL's EXPLAIN of a statement: the server's plan on the first shard the statement would run on. */
@@ -120,7 +120,7 @@ public final class Planner {
             at++;
         }
         if (at >= tokens.size()) {
-            throw PlanningError.UNSUPPORTED.exception("this form of EXPLAIN");
+            throw ErrorCode.UNSUPPORTED.exception("this form of EXPLAIN");
         }
         PlanNode inner = root(Tokens.of(tokens.sql().substring(tokens.get(at).start())), currentSchema);
         String shard = firstShard(inner);
@@ -141,10 +141,10 @@ public final class Planner {
             statements = new MySqlStatementParser(ExecutableComments.reveal(sql)).parseStatementList();
         }
         catch (ParserException e) {
-            throw PlanningError.UNSUPPORTED.exception("a statement it cannot parse in a sharded deployment (" + firstLine(e.getMessage()) + ")");
+            throw ErrorCode.UNSUPPORTED.exception("a statement it cannot parse in a sharded deployment (" + firstLine(e.getMessage()) + ")");
         }
         if (statements.size() != 1) {
-            throw PlanningError.UNSUPPORTED.exception(statements.isEmpty() ? "an empty statement" : "multi-statements in a sharded deployment");
+            throw ErrorCode.UNSUPPORTED.exception(statements.isEmpty() ? "an empty statement" : "multi-statements in a sharded deployment");
         }
         return statements.get(0);
     }

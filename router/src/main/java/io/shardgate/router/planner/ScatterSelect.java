@@ -15,7 +15,7 @@ import com.alibaba.druid.sql.ast.statement.SQLSelectItem;
 import com.alibaba.druid.sql.ast.statement.SQLSelectOrderByItem;
 import com.alibaba.druid.sql.ast.statement.SQLSelectQueryBlock;
 import com.alibaba.druid.sql.dialect.mysql.ast.statement.MySqlSelectQueryBlock;
-import io.shardgate.router.error.PlanningError;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.router.exec.Aggregate;
 import io.shardgate.router.exec.AggregateFunction;
 import io.shardgate.router.exec.ColumnRef;
@@ -108,7 +108,7 @@ final class ScatterSelect {
         int select = topSelect();
         clauses = SelectClauses.locate(tokens, select)
                 .filter(c -> c.items.size() == block.getSelectList().size())
-                .orElseThrow(() -> PlanningError.UNSUPPORTED.exception("this form of SELECT across shards"));
+                .orElseThrow(() -> ErrorCode.UNSUPPORTED.exception("this form of SELECT across shards"));
         refuseUnmergeable();
         itemCount = block.getSelectList().size();
         starBefore = new boolean[itemCount];
@@ -132,7 +132,7 @@ final class ScatterSelect {
         boolean distinct = block.getDistionOption() == SQLSetQuantifier.DISTINCT || block.getDistionOption() == SQLSetQuantifier.DISTINCTROW;
         if (aggregating && !localGroups) {
             if (distinct && !groupItems.isEmpty()) {
-                throw PlanningError.UNSUPPORTED.exception("SELECT DISTINCT with GROUP BY across shards");
+                throw ErrorCode.UNSUPPORTED.exception("SELECT DISTINCT with GROUP BY across shards");
             }
             return groupItems.isEmpty() ? scalarAggregate(having) : groupedAggregate(groupItems, having);
         }
@@ -149,7 +149,7 @@ final class ScatterSelect {
         List<Key> order = userOrder(false);
         boolean distinct = block.getDistionOption() == SQLSetQuantifier.DISTINCT || block.getDistionOption() == SQLSetQuantifier.DISTINCTROW;
         if (distinct && !helpers.isEmpty()) {
-            throw PlanningError.UNSUPPORTED.exception("ORDER BY " + helpers.get(0).text()
+            throw ErrorCode.UNSUPPORTED.exception("ORDER BY " + helpers.get(0).text()
                     + " outside the SELECT DISTINCT list across shards (a helper column would change what is distinct)");
         }
         Optional<Limit> limit = limit();
@@ -161,12 +161,12 @@ final class ScatterSelect {
 
     private PlanNode distinctRows() {
         if (anyStar) {
-            throw PlanningError.UNSUPPORTED.exception("SELECT DISTINCT * across shards");
+            throw ErrorCode.UNSUPPORTED.exception("SELECT DISTINCT * across shards");
         }
         List<Key> order = new ArrayList<>(userOrder(false));
         for (Key key : order) {
             if (key.ref() instanceof HelperRef) {
-                throw PlanningError.UNSUPPORTED.exception("ORDER BY " + key.text().text()
+                throw ErrorCode.UNSUPPORTED.exception("ORDER BY " + key.text().text()
                         + " outside the SELECT DISTINCT list across shards");
             }
         }
@@ -208,11 +208,11 @@ final class ScatterSelect {
 
     private PlanNode groupedAggregate(List<SQLExpr> groupItems, SQLExpr having) {
         if (clauses.withRollup || block.getGroupBy().isWithRollUp()) {
-            throw PlanningError.UNSUPPORTED.exception("GROUP BY ... WITH ROLLUP across shards");
+            throw ErrorCode.UNSUPPORTED.exception("GROUP BY ... WITH ROLLUP across shards");
         }
         List<SelectClauses.Item> spans = clauses.groupBy.map(SelectClauses.Clause::items).orElse(List.of());
         if (spans.size() != groupItems.size()) {
-            throw PlanningError.UNSUPPORTED.exception("this form of GROUP BY across shards");
+            throw ErrorCode.UNSUPPORTED.exception("this form of GROUP BY across shards");
         }
         collectAggregateItems();
         List<Key> groupKeys = new ArrayList<>();
@@ -255,17 +255,17 @@ final class ScatterSelect {
 
     private void refuseUnmergeable() {
         if (block.getInto() != null) {
-            throw PlanningError.UNSUPPORTED.exception("SELECT ... INTO across shards");
+            throw ErrorCode.UNSUPPORTED.exception("SELECT ... INTO across shards");
         }
         if (block instanceof MySqlSelectQueryBlock mysql && mysql.isCalcFoundRows()) {
-            throw PlanningError.UNSUPPORTED.exception("SQL_CALC_FOUND_ROWS across shards");
+            throw ErrorCode.UNSUPPORTED.exception("SQL_CALC_FOUND_ROWS across shards");
         }
         if (block.getWindows() != null && !block.getWindows().isEmpty()) {
-            throw PlanningError.UNSUPPORTED.exception("a WINDOW clause across shards");
+            throw ErrorCode.UNSUPPORTED.exception("a WINDOW clause across shards");
         }
         for (SQLSelectItem item : block.getSelectList()) {
             Aggregates.window(item.getExpr()).ifPresent(w -> {
-                throw PlanningError.UNSUPPORTED.exception("window function " + Aggregates.text(w) + " across shards");
+                throw ErrorCode.UNSUPPORTED.exception("window function " + Aggregates.text(w) + " across shards");
             });
         }
     }
@@ -278,12 +278,12 @@ final class ScatterSelect {
                 continue;
             }
             if (!(expr instanceof SQLAggregateExpr aggregate)) {
-                throw PlanningError.UNSUPPORTED.exception("an aggregate inside an expression across shards: "
+                throw ErrorCode.UNSUPPORTED.exception("an aggregate inside an expression across shards: "
                         + tokens.fragment(clauses.items.get(i).start(), clauses.items.get(i).end()).text());
             }
             AggregateFunction function = mergeable(aggregate);
             if (starBefore[i] && starAfter[i]) {
-                throw PlanningError.UNSUPPORTED.exception("an aggregate between two * columns across shards");
+                throw ErrorCode.UNSUPPORTED.exception("an aggregate between two * columns across shards");
             }
             if (function == AggregateFunction.AVG) {
                 rewriteAverage(i, aggregate);
@@ -295,7 +295,7 @@ final class ScatterSelect {
     }
 
     private static AggregateFunction mergeable(SQLAggregateExpr aggregate) {
-        return Aggregates.mergeable(aggregate).orElseThrow(() -> PlanningError.UNSUPPORTED.exception(
+        return Aggregates.mergeable(aggregate).orElseThrow(() -> ErrorCode.UNSUPPORTED.exception(
                 Aggregates.text(aggregate) + " across shards"));
     }
 
@@ -312,7 +312,7 @@ final class ScatterSelect {
         }
         int close = open < 0 ? -1 : tokens.closing(open);
         if (close < 0 || close == open + 1) {
-            throw PlanningError.UNSUPPORTED.exception("this form of AVG across shards");
+            throw ErrorCode.UNSUPPORTED.exception("this form of AVG across shards");
         }
         Tokens.Fragment argument = tokens.fragment(tokens.get(open + 1).start(), tokens.get(close - 1).end());
         String alias = item(item).getAlias() == null ? " AS " + Names.quote(tokens.sql().substring(span.start(), span.end())) : "";
@@ -332,7 +332,7 @@ final class ScatterSelect {
         List<SQLSelectOrderByItem> items = block.getOrderBy().getItems();
         List<SelectClauses.Item> spans = clauses.orderBy.map(SelectClauses.Clause::items).orElse(List.of());
         if (spans.size() != items.size()) {
-            throw PlanningError.UNSUPPORTED.exception("this form of ORDER BY across shards");
+            throw ErrorCode.UNSUPPORTED.exception("this form of ORDER BY across shards");
         }
         List<Key> keys = new ArrayList<>();
         for (int i = 0; i < items.size(); i++) {
@@ -354,7 +354,7 @@ final class ScatterSelect {
         if (expr instanceof SQLIntegerExpr position) {
             int p = position.getNumber().intValue();
             if (p < 1) {
-                throw PlanningError.UNSUPPORTED.exception("ORDER BY or GROUP BY position " + p);
+                throw ErrorCode.UNSUPPORTED.exception("ORDER BY or GROUP BY position " + p);
             }
             return new PositionRef(p - 1);
         }
@@ -375,7 +375,7 @@ final class ScatterSelect {
             return helperAggregate(aggregate, text);
         }
         if (aggregating && !Aggregates.in(expr).isEmpty()) {
-            throw PlanningError.UNSUPPORTED.exception("an aggregate inside an expression across shards: " + text.text());
+            throw ErrorCode.UNSUPPORTED.exception("an aggregate inside an expression across shards: " + text.text());
         }
         return addHelper(text);
     }
@@ -389,7 +389,7 @@ final class ScatterSelect {
             return helper;
         }
         if (aggregate.getArguments().size() != 1) {
-            throw PlanningError.UNSUPPORTED.exception(Aggregates.text(aggregate) + " across shards");
+            throw ErrorCode.UNSUPPORTED.exception(Aggregates.text(aggregate) + " across shards");
         }
         String argument = Aggregates.text(aggregate.getArguments().get(0));
         HelperRef sum = addHelper(Tokens.Fragment.of("SUM(" + argument + ")"));
@@ -406,7 +406,7 @@ final class ScatterSelect {
     /** A helper column with this text; the same text twice is one helper. */
     private HelperRef addHelper(Tokens.Fragment text) {
         if (text.text().contains("?") && text.parameters().isEmpty()) {
-            throw PlanningError.UNSUPPORTED.exception("a parameter in " + text.text() + " across shards");
+            throw ErrorCode.UNSUPPORTED.exception("a parameter in " + text.text() + " across shards");
         }
         int existing = helpers.indexOf(text);
         if (existing >= 0) {
@@ -479,12 +479,12 @@ final class ScatterSelect {
             return Optional.empty();
         }
         if (clauses.limit.isEmpty()) {
-            throw PlanningError.UNSUPPORTED.exception("this form of LIMIT across shards");
+            throw ErrorCode.UNSUPPORTED.exception("this form of LIMIT across shards");
         }
-        ValueSource count = Literals.of(limit.getRowCount()).orElseThrow(() -> PlanningError.UNSUPPORTED.exception(
+        ValueSource count = Literals.of(limit.getRowCount()).orElseThrow(() -> ErrorCode.UNSUPPORTED.exception(
                 "LIMIT " + Aggregates.text(limit.getRowCount())));
         ValueSource offset = limit.getOffset() == null ? new ValueSource.Literal(0L)
-                : Literals.of(limit.getOffset()).orElseThrow(() -> PlanningError.UNSUPPORTED.exception(
+                : Literals.of(limit.getOffset()).orElseThrow(() -> ErrorCode.UNSUPPORTED.exception(
                         "OFFSET " + Aggregates.text(limit.getOffset())));
         return Optional.of(new Limit(offset, count));
     }
@@ -569,6 +569,6 @@ final class ScatterSelect {
                 return i;
             }
         }
-        throw PlanningError.UNSUPPORTED.exception("a parenthesized SELECT across shards");
+        throw ErrorCode.UNSUPPORTED.exception("a parenthesized SELECT across shards");
     }
 }

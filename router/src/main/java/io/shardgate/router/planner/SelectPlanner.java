@@ -5,7 +5,7 @@ import com.alibaba.druid.sql.ast.statement.SQLSelectQuery;
 import com.alibaba.druid.sql.ast.statement.SQLSelectQueryBlock;
 import com.alibaba.druid.sql.ast.statement.SQLSelectStatement;
 import com.alibaba.druid.sql.ast.statement.SQLUnionQuery;
-import io.shardgate.router.error.PlanningError;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.router.plan.PlanNode;
 import io.shardgate.router.plan.Route;
 import io.shardgate.router.plan.RouteVariant;
@@ -43,14 +43,14 @@ final class SelectPlanner {
             return Placement.unshardedRoute(context, uses, restriction, rewriter.build(), false);
         }
         uses.stream().filter(u -> u.table().unsharded()).findFirst().ifPresent(u -> {
-            throw PlanningError.UNSUPPORTED.exception("a statement joining sharded table " + sharded.get(0).table().qualified()
+            throw ErrorCode.UNSUPPORTED.exception("a statement joining sharded table " + sharded.get(0).table().qualified()
                     + " with unsharded table " + u.table().qualified());
         });
         ColumnResolver resolver = new ColumnResolver(uses);
         CoLocation.check(uses, resolver, tops);
         List<String> candidates = restriction.orElse(context.schema().shardNames());
         if (candidates.isEmpty()) {
-            throw PlanningError.UNSUPPORTED.exception("PARTITION clauses naming disjoint sets of shards");
+            throw ErrorCode.UNSUPPORTED.exception("PARTITION clauses naming disjoint sets of shards");
         }
         String target = sharded.stream().filter(TableUse::outermost).findFirst().orElse(sharded.get(0)).table().qualified();
         Optional<ShardSelection.Keyed> keyed = tops.size() == 1
@@ -79,7 +79,7 @@ final class SelectPlanner {
             out.add(block);
         }
         else {
-            throw PlanningError.UNSUPPORTED.exception("this form of query in a sharded schema");
+            throw ErrorCode.UNSUPPORTED.exception("this form of query in a sharded schema");
         }
     }
 }

@@ -1,6 +1,6 @@
 package io.shardgate.router.planner;
 
-import io.shardgate.router.error.PlanningError;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.router.schema.SchemaRules;
 import io.shardgate.router.schema.ShardingSchema;
 import io.shardgate.router.schema.UnshardedTable;
@@ -25,7 +25,7 @@ final class TableResolver {
     PlacedTable resolve(String schemaName, String name) {
         String effective = schemaName != null ? schemaName : currentSchema;
         if (effective == null) {
-            throw PlanningError.NO_DATABASE_SELECTED.exception();
+            throw ErrorCode.NO_DATABASE_SELECTED.exception();
         }
         Optional<SchemaRules> rules = schema.schema(effective);
         if (rules.isEmpty()) {
@@ -33,7 +33,7 @@ final class TableResolver {
         }
         return rules.get().table(name)
                 .map(rule -> new PlacedTable(rules.get().name(), name, rule, true))
-                .orElseThrow(() -> PlanningError.UNKNOWN_TABLE.exception(rules.get().name(), name));
+                .orElseThrow(() -> ErrorCode.UNKNOWN_TABLE.exception(rules.get().name(), name));
     }
 
     /** Whether {@code name} (or the current schema, when null) is a sharded schema. */

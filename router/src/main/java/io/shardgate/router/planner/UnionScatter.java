@@ -13,7 +13,7 @@ import com.alibaba.druid.sql.ast.statement.SQLSelectQuery;
 import com.alibaba.druid.sql.ast.statement.SQLSelectQueryBlock;
 import com.alibaba.druid.sql.ast.statement.SQLUnionOperator;
 import com.alibaba.druid.sql.ast.statement.SQLUnionQuery;
-import io.shardgate.router.error.PlanningError;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.router.exec.ColumnRef;
 import io.shardgate.router.exec.SortKey;
 import io.shardgate.router.plan.LimitOffset;
@@ -51,7 +51,7 @@ final class UnionScatter {
             boolean aggregates = branch.getSelectList().stream().anyMatch(i -> !Aggregates.in(i.getExpr()).isEmpty());
             if (aggregates || branch.getGroupBy() != null || branch.getLimit() != null || branch.getOrderBy() != null
                     || branch.getDistionOption() == SQLSetQuantifier.DISTINCT) {
-                throw PlanningError.UNSUPPORTED.exception("a UNION branch that aggregates, groups, sorts or limits across shards");
+                throw ErrorCode.UNSUPPORTED.exception("a UNION branch that aggregates, groups, sorts or limits across shards");
             }
         }
         SelectClauses last = lastBranchClauses();
@@ -67,12 +67,12 @@ final class UnionScatter {
         ValueSource count = null;
         if (limit != null) {
             if (last.limit.isEmpty()) {
-                throw PlanningError.UNSUPPORTED.exception("this form of UNION ... LIMIT across shards");
+                throw ErrorCode.UNSUPPORTED.exception("this form of UNION ... LIMIT across shards");
             }
-            count = Literals.of(limit.getRowCount()).orElseThrow(() -> PlanningError.UNSUPPORTED.exception("LIMIT "
+            count = Literals.of(limit.getRowCount()).orElseThrow(() -> ErrorCode.UNSUPPORTED.exception("LIMIT "
                     + Aggregates.text(limit.getRowCount())));
             offset = limit.getOffset() == null ? new ValueSource.Literal(0L) : Literals.of(limit.getOffset())
-                    .orElseThrow(() -> PlanningError.UNSUPPORTED.exception("OFFSET " + Aggregates.text(limit.getOffset())));
+                    .orElseThrow(() -> ErrorCode.UNSUPPORTED.exception("OFFSET " + Aggregates.text(limit.getOffset())));
             SelectClauses.Span span = last.limit.get().span();
             Tokens.Fragment sent = offset instanceof ValueSource.Literal o && count instanceof ValueSource.Literal c
                     ? Tokens.Fragment.of("LIMIT " + ValueSource.integer(o.value()).add(ValueSource.integer(c.value())))
@@ -87,7 +87,7 @@ final class UnionScatter {
     private static void collect(SQLSelectQuery query, List<SQLSelectQueryBlock> branches) {
         if (query instanceof SQLUnionQuery union) {
             if (union.getOperator() != SQLUnionOperator.UNION_ALL) {
-                throw PlanningError.UNSUPPORTED.exception(union.getOperator() + " (without ALL) across shards");
+                throw ErrorCode.UNSUPPORTED.exception(union.getOperator() + " (without ALL) across shards");
             }
             for (SQLSelectQuery part : union.getRelations()) {
                 collect(part, branches);
@@ -97,7 +97,7 @@ final class UnionScatter {
             branches.add(block);
         }
         else {
-            throw PlanningError.UNSUPPORTED.exception("this form of UNION across shards");
+            throw ErrorCode.UNSUPPORTED.exception("this form of UNION across shards");
         }
     }
 
@@ -109,7 +109,7 @@ final class UnionScatter {
                 last = i;
             }
         }
-        return SelectClauses.locate(tokens, last).orElseThrow(() -> PlanningError.UNSUPPORTED.exception(
+        return SelectClauses.locate(tokens, last).orElseThrow(() -> ErrorCode.UNSUPPORTED.exception(
                 "this form of UNION across shards"));
     }
 
@@ -129,7 +129,7 @@ final class UnionScatter {
                 }
             }
         }
-        throw PlanningError.UNSUPPORTED.exception("UNION ... ORDER BY " + Aggregates.text(expr) + " across shards");
+        throw ErrorCode.UNSUPPORTED.exception("UNION ... ORDER BY " + Aggregates.text(expr) + " across shards");
     }
 
     private static boolean isStar(SQLSelectItem item) {

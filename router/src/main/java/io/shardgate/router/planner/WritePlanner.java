@@ -7,7 +7,7 @@ import com.alibaba.druid.sql.ast.statement.SQLUpdateSetItem;
 import com.alibaba.druid.sql.ast.statement.SQLUpdateStatement;
 import com.alibaba.druid.sql.dialect.mysql.ast.statement.MySqlDeleteStatement;
 import com.alibaba.druid.sql.dialect.mysql.ast.statement.MySqlUpdateStatement;
-import io.shardgate.router.error.PlanningError;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.router.exec.Role;
 import io.shardgate.router.plan.PlanNode;
 import io.shardgate.router.plan.Route;
@@ -44,29 +44,29 @@ final class WritePlanner {
         boolean writesReference = uses.stream().anyMatch(u -> u.table().reference() && u.outermost() && written(u, statement, resolver));
         if (sharded.isEmpty()) {
             if (writesReference && uses.stream().anyMatch(u -> u.table().unsharded())) {
-                throw PlanningError.UNSUPPORTED.exception("writing a reference table from unsharded tables");
+                throw ErrorCode.UNSUPPORTED.exception("writing a reference table from unsharded tables");
             }
             return Placement.unshardedRoute(context, uses, restriction, rewriter.build(), writesReference);
         }
         uses.stream().filter(u -> u.table().unsharded()).findFirst().ifPresent(u -> {
-            throw PlanningError.UNSUPPORTED.exception("a statement joining sharded table " + sharded.get(0).table().qualified()
+            throw ErrorCode.UNSUPPORTED.exception("a statement joining sharded table " + sharded.get(0).table().qualified()
                     + " with unsharded table " + u.table().qualified());
         });
         if (writesReference) {
-            throw PlanningError.UNSUPPORTED.exception(verb + " of a reference table joined with sharded table "
+            throw ErrorCode.UNSUPPORTED.exception(verb + " of a reference table joined with sharded table "
                     + sharded.get(0).table().qualified() + ": its copies would differ");
         }
         CoLocation.check(uses, resolver, top);
         if (statement instanceof SQLUpdateStatement update) {
             for (SQLUpdateSetItem item : update.getItems()) {
                 resolver.resolve(item.getColumn()).filter(ColumnResolver.Column::isShardKey).ifPresent(c -> {
-                    throw PlanningError.SHARD_KEY_CHANGE.exception(c.use().table().qualified() + "." + c.use().table().shardedRule().shardKey());
+                    throw ErrorCode.SHARD_KEY_CHANGE.exception(c.use().table().qualified() + "." + c.use().table().shardedRule().shardKey());
                 });
             }
         }
         List<String> candidates = restriction.orElse(context.schema().shardNames());
         if (candidates.isEmpty()) {
-            throw PlanningError.UNSUPPORTED.exception("PARTITION clauses naming disjoint sets of shards");
+            throw ErrorCode.UNSUPPORTED.exception("PARTITION clauses naming disjoint sets of shards");
         }
         Optional<ShardSelection.Keyed> keyed = KeyConditions.of(statement, resolver, candidates, context.schema().ranges());
         ShardSelection selection = keyed.<ShardSelection>map(k -> k).orElse(new ShardSelection.Fixed(candidates));
@@ -74,7 +74,7 @@ final class WritePlanner {
                 || selection.fixed().map(s -> s.size() == 1).orElse(false);
         if (hasOrderOrLimit(statement)) {
             if (!oneShard) {
-                throw PlanningError.UNSUPPORTED.exception(verb + " with ORDER BY or LIMIT on more than one shard");
+                throw ErrorCode.UNSUPPORTED.exception(verb + " with ORDER BY or LIMIT on more than one shard");
             }
             selection = keyed.<ShardSelection>map(ShardSelection.Keyed::forOneShard).orElse(selection);
         }

@@ -1,7 +1,7 @@
 package io.shardgate.router.exec;
 
-import io.shardgate.router.error.PlanningError;
-import io.shardgate.router.error.PlanningException;
+import io.shardgate.errors.ErrorCode;
+import io.shardgate.errors.ShardgateException;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -64,7 +64,7 @@ class MergeOperatorsTest {
     void mergeSortFailsClearlyOnAnUnknownCollation() {
         RowStream merged = new MergeSortStream(List.of(table("s:STRING/utf8mb4_0900_ai_ci\na")), List.of(asc(0)));
         assertThatThrownBy(merged::next)
-                .isInstanceOfSatisfying(PlanningException.class, e -> assertThat(e.errno()).isEqualTo(1235))
+                .isInstanceOfSatisfying(ShardgateException.class, e -> assertThat(e.errno()).isEqualTo(1235))
                 .hasMessageStartingWith("Shardgate does not support ORDER BY on column 's' with collation id 999 across shards");
     }
 
@@ -114,8 +114,8 @@ class MergeOperatorsTest {
                 .containsExactly(row(3L), row(2L), row(1L));
         RowStream tooMany = new MemorySortStream(table("n:INTEGER\n3\n1\n2"), List.of(asc(0)), 2);
         assertThatThrownBy(tooMany::next)
-                .isInstanceOfSatisfying(PlanningException.class, e -> {
-                    assertThat(e.error()).isEqualTo(PlanningError.BUFFER_LIMIT);
+                .isInstanceOfSatisfying(ShardgateException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.BUFFER_LIMIT);
                     assertThat(e.errno()).isEqualTo(1038);
                 })
                 .hasMessage("Shardgate buffered more than 2 rows for an in-memory sort; narrow the query or raise the row limit");

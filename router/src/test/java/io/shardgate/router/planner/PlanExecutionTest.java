@@ -1,7 +1,7 @@
 package io.shardgate.router.planner;
 
-import io.shardgate.router.error.PlanningError;
-import io.shardgate.router.error.PlanningException;
+import io.shardgate.errors.ErrorCode;
+import io.shardgate.errors.ShardgateException;
 import io.shardgate.router.exec.ColumnMeta;
 import io.shardgate.router.exec.Completion;
 import io.shardgate.router.exec.Row;
@@ -83,7 +83,7 @@ class PlanExecutionTest {
         assertThat(shards.log()).as("5.5 matches no integer: one shard answers the empty count")
                 .containsExactly("s0: SELECT COUNT(*) FROM customers WHERE id = ? [5.5]");
         assertThatThrownBy(() -> run("SELECT COUNT(*) FROM customers WHERE id = ?", 1e300d))
-                .isInstanceOfSatisfying(PlanningException.class, e -> assertThat(e.errno()).isEqualTo(1235))
+                .isInstanceOfSatisfying(ShardgateException.class, e -> assertThat(e.errno()).isEqualTo(1235))
                 .hasMessageContaining("a value for shard key customers.id that matches rows of several shards");
     }
 
@@ -156,7 +156,7 @@ class PlanExecutionTest {
         rows(run("INSERT INTO customers PARTITION (s1) (id, name) VALUES (?, 'x')", 4L));
         assertThat(shards.log()).containsExactly("s1: INSERT INTO customers (id, name) VALUES (?, 'x') [4]");
         assertThatThrownBy(() -> run("INSERT INTO customers PARTITION (s1) (id, name) VALUES (?, 'x')", 2L))
-                .isInstanceOfSatisfying(PlanningException.class, e -> {
+                .isInstanceOfSatisfying(ShardgateException.class, e -> {
                     assertThat(e.errno()).isEqualTo(1748);
                     assertThat(e.sqlState()).isEqualTo("HY000");
                 })
@@ -177,11 +177,11 @@ class PlanExecutionTest {
         assertThat(run("ALTER TABLE orders ADD COLUMN note TEXT").completion()).isEqualTo(new Completion(1, 0, 0));
         shards.fail("s1", "Duplicate column name 'note'");
         assertThatThrownBy(() -> run("ALTER TABLE orders ADD COLUMN note TEXT"))
-                .isInstanceOfSatisfying(PlanningException.class, e -> {
-                    assertThat(e.error()).isEqualTo(PlanningError.DDL_PARTIALLY_FAILED);
+                .isInstanceOfSatisfying(ShardgateException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.DDL_PARTIALLY_FAILED);
                     // ER_QUERY_ON_FOREIGN_DATA_SOURCE, not 1105: that one means a bug in Shardgate (issue 16).
-                    assertThat(e.error().errno()).isEqualTo(1430);
-                    assertThat(e.error().sqlState()).isEqualTo("HY000");
+                    assertThat(e.code().errno()).isEqualTo(1430);
+                    assertThat(e.code().sqlState()).isEqualTo("HY000");
                 })
                 .hasMessage("The statement failed on shard(s) s1 and succeeded on s0: Duplicate column name 'note'");
     }
@@ -207,7 +207,7 @@ class PlanExecutionTest {
     @Test
     void theParameterCountMustMatch() {
         assertThatThrownBy(() -> run("SELECT * FROM customers WHERE id = ?"))
-                .isInstanceOfSatisfying(PlanningException.class, e -> assertThat(e.errno()).isEqualTo(1210))
+                .isInstanceOfSatisfying(ShardgateException.class, e -> assertThat(e.errno()).isEqualTo(1210))
                 .hasMessage("Incorrect arguments to EXECUTE: expected 1 parameters, got 0");
     }
 

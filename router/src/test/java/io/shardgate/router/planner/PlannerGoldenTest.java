@@ -1,6 +1,6 @@
 package io.shardgate.router.planner;
 
-import io.shardgate.router.error.PlanningException;
+import io.shardgate.errors.ShardgateException;
 import io.shardgate.router.plan.Plan;
 import io.shardgate.router.plan.PlanPrinter;
 import org.junit.jupiter.api.Test;
@@ -115,7 +115,7 @@ class PlannerGoldenTest {
             Plan plan = planner.plan(golden.sql(), golden.schema());
             return PlanPrinter.lines(plan.root()).stream().map(l -> l.replace("\n", "\\n")).toList();
         }
-        catch (PlanningException e) {
+        catch (ShardgateException e) {
             return List.of("ERROR " + e.errno() + " (" + e.sqlState() + "): " + e.getMessage());
         }
         catch (RuntimeException e) {

@@ -12,6 +12,7 @@ import com.alibaba.druid.sql.ast.statement.SQLDropIndexStatement;
 import com.alibaba.druid.sql.ast.statement.SQLSetStatement;
 import com.alibaba.druid.sql.dialect.mysql.parser.MySqlStatementParser;
 import com.alibaba.druid.sql.parser.ParserException;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.storage.StorageAdapters;
 import io.shardgate.storage.capability.EngineCapabilities;
 import io.shardgate.storage.capability.OnlineDdlRule;
@@ -161,10 +162,10 @@ public final class DdlValidator {
                                                          String shard) {
         var schema = capabilities.schema();
         for (FeatureUse use : FeatureFinder.find(statement)) {
-            DdlRefusal code = switch (use.feature()) {
-                case FOREIGN_KEY -> schema.foreignKeys() ? null : DdlRefusal.FOREIGN_KEY_UNSUPPORTED;
-                case FULLTEXT_INDEX -> schema.fulltextIndexes() ? null : DdlRefusal.FULLTEXT_UNSUPPORTED;
-                case SPATIAL -> schema.spatialTypes() ? null : DdlRefusal.SPATIAL_UNSUPPORTED;
+            ErrorCode code = switch (use.feature()) {
+                case FOREIGN_KEY -> schema.foreignKeys() ? null : ErrorCode.FOREIGN_KEY_UNSUPPORTED;
+                case FULLTEXT_INDEX -> schema.fulltextIndexes() ? null : ErrorCode.FULLTEXT_UNSUPPORTED;
+                case SPATIAL -> schema.spatialTypes() ? null : ErrorCode.SPATIAL_UNSUPPORTED;
             };
             if (code != null) {
                 return Optional.of(DdlVerdict.Refused.of(code, shard, capabilities.engine(), use.clause(), ""));
@@ -217,7 +218,7 @@ public final class DdlValidator {
             }
             String algorithm = algorithmName(item.getValue());
             if (!algorithm.isEmpty() && !compression.isAvailable(algorithm)) {
-                return Optional.of(DdlVerdict.Refused.of(DdlRefusal.COMPRESSION_PROVIDER_NOT_LOADED, shard,
+                return Optional.of(DdlVerdict.Refused.of(ErrorCode.COMPRESSION_PROVIDER_NOT_LOADED, shard,
                         capabilities.engine(), compression.setting() + "=" + algorithm,
                         String.join(", ", compression.available())));
             }
@@ -236,6 +237,6 @@ public final class DdlValidator {
     }
 
     private static DdlVerdict.Refused notUnderstood(EngineCapabilities capabilities, String shard, String detail) {
-        return DdlVerdict.Refused.of(DdlRefusal.DDL_NOT_UNDERSTOOD, shard, capabilities.engine(), "", detail);
+        return DdlVerdict.Refused.of(ErrorCode.DDL_NOT_UNDERSTOOD, shard, capabilities.engine(), "", detail);
     }
 }

@@ -1,5 +1,6 @@
 package io.shardgate.storage.ddl;
 
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.storage.Engine;
 
 import static java.util.Objects.requireNonNull;
@@ -25,7 +26,7 @@ public sealed interface DdlVerdict permits DdlVerdict.Accepted, DdlVerdict.Refus
      *
      * @param clause the part of the statement refused
      */
-    record Refused(DdlRefusal code, String shard, Engine engine, String clause, String message) implements DdlVerdict {
+    record Refused(ErrorCode code, String shard, Engine engine, String clause, String message) implements DdlVerdict {
         public Refused {
             requireNonNull(code, "code is null");
             requireNonNull(shard, "shard is null");
@@ -34,8 +35,8 @@ public sealed interface DdlVerdict permits DdlVerdict.Accepted, DdlVerdict.Refus
             requireNonNull(message, "message is null");
         }
 
-        static Refused of(DdlRefusal code, String shard, Engine engine, String clause, String detail) {
-            return new Refused(code, shard, engine, clause, code.message(shard, engine, clause, detail));
+        static Refused of(ErrorCode code, String shard, Engine engine, String clause, String detail) {
+            return new Refused(code, shard, engine, clause, code.message(shard, engine.serverName(), clause, detail));
         }
 
         public int errno() {

@@ -1,6 +1,7 @@
 package io.shardgate.storage.ddl;
 
 import com.alibaba.druid.sql.parser.Token;
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.storage.Engine;
 import io.shardgate.storage.StorageAdapters;
 import io.shardgate.storage.capability.EngineCapabilities;
@@ -21,7 +22,7 @@ import java.util.Optional;
  *       rewritten to the shard's engine: on a MyRocks shard {@code ENGINE=InnoDB} becomes
  *       {@code ENGINE=ROCKSDB};</li>
  *   <li>any other engine (MEMORY, Aria, MyISAM, ...) is refused with
- *       {@link DdlRefusal#ENGINE_MISMATCH}, and so is a clause it cannot find in the text to rewrite.</li>
+ *       {@link ErrorCode#ENGINE_MISMATCH}, and so is a clause it cannot find in the text to rewrite.</li>
  * </ul>
  * The table's clause is the one Druid parsed, found in the tokens by its value. A partition's
  * clause ({@code PARTITION p0 ... [STORAGE] ENGINE [=] name}) is any inside the parentheses after
@@ -64,7 +65,7 @@ final class EngineClauses {
                 continue;
             }
             if (adapters.named(clause.name()).isEmpty() || !clause.found()) {
-                return new Resolution(Optional.of(DdlVerdict.Refused.of(DdlRefusal.ENGINE_MISMATCH, shard, engine,
+                return new Resolution(Optional.of(DdlVerdict.Refused.of(ErrorCode.ENGINE_MISMATCH, shard, engine,
                         "ENGINE=" + clause.name(), "leave ENGINE= out or name " + engine.serverName())), List.of(), options);
             }
             edits.add(new TextEdit(clause.start(), clause.end(), engine.serverName()));

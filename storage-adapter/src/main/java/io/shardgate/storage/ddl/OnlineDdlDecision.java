@@ -1,5 +1,6 @@
 package io.shardgate.storage.ddl;
 
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.storage.capability.AlterAlgorithm;
 import io.shardgate.storage.capability.AlterChoice;
 import io.shardgate.storage.capability.AlterLock;
@@ -39,7 +40,7 @@ final class OnlineDdlDecision {
     record Outcome(Optional<Refusal> refusal, List<String> clauses) {
     }
 
-    record Refusal(DdlRefusal code, String clause, String detail) {
+    record Refusal(ErrorCode code, String clause, String detail) {
     }
 
     static Outcome decide(OnlineDdlRule rule, AlterRequest request, boolean allowBlocking) {
@@ -53,18 +54,18 @@ final class OnlineDdlDecision {
             algorithm = request.algorithm().filter(v -> !v.equals("DEFAULT")).map(AlterAlgorithm::valueOf);
             lock = request.lock().filter(v -> !v.equals("DEFAULT")).map(AlterLock::valueOf);
         } catch (IllegalArgumentException e) {
-            return refuse(DdlRefusal.DDL_NOT_UNDERSTOOD, request.algorithm().orElse("") + "/" + request.lock().orElse(""),
+            return refuse(ErrorCode.DDL_NOT_UNDERSTOOD, request.algorithm().orElse("") + "/" + request.lock().orElse(""),
                     "unknown ALGORITHM or LOCK value (ALGORITHM=" + request.algorithm().orElse("-") + ", LOCK="
                             + request.lock().orElse("-") + ")");
         }
 
         if (certainty != Certainty.UNKNOWN) {
             if (algorithm.isPresent() && algorithm.get().compareTo(best.algorithm()) < 0) {
-                return refuse(DdlRefusal.ALTER_ALGORITHM_UNAVAILABLE, "ALGORITHM=" + algorithm.get(),
+                return refuse(ErrorCode.ALTER_ALGORITHM_UNAVAILABLE, "ALGORITHM=" + algorithm.get(),
                         "ALGORITHM=" + best.algorithm());
             }
             if (lock.isPresent() && lock.get().compareTo(best.lock()) < 0) {
-                return refuse(DdlRefusal.ALTER_ALGORITHM_UNAVAILABLE, "LOCK=" + lock.get(), "LOCK=" + best.lock());
+                return refuse(ErrorCode.ALTER_ALGORITHM_UNAVAILABLE, "LOCK=" + lock.get(), "LOCK=" + best.lock());
             }
         }
         AlterAlgorithm effectiveAlgorithm = algorithm.orElse(best.algorithm());
@@ -89,7 +90,7 @@ final class OnlineDdlDecision {
             blockingClause = "ALGORITHM=" + effectiveAlgorithm + ", LOCK=" + effectiveLock;
         }
         if (blocking && !allowBlocking) {
-            return refuse(DdlRefusal.BLOCKING_DDL, blockingClause, ALLOW_BLOCKING);
+            return refuse(ErrorCode.BLOCKING_DDL, blockingClause, ALLOW_BLOCKING);
         }
 
         List<String> clauses = new ArrayList<>();
@@ -114,7 +115,7 @@ final class OnlineDdlDecision {
         return new Outcome(Optional.empty(), List.copyOf(clauses));
     }
 
-    private static Outcome refuse(DdlRefusal code, String clause, String detail) {
+    private static Outcome refuse(ErrorCode code, String clause, String detail) {
         return new Outcome(Optional.of(new Refusal(code, clause, detail)), List.of());
     }
 }

@@ -1,5 +1,6 @@
 package io.shardgate.storage.ddl;
 
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.storage.capability.EngineCapabilities;
 
 import java.util.Optional;
@@ -24,7 +25,7 @@ final class TableOptionCheck {
         if (!schema.rowFormatOptions()) {
             for (String name : new String[]{"ROW_FORMAT", "KEY_BLOCK_SIZE", "PAGE_COMPRESSED", "PAGE_COMPRESSION_LEVEL"}) {
                 if (options.has(name) && !(name.equals("ROW_FORMAT") && options.upper(name).orElse("").equals("DEFAULT"))) {
-                    return refuse(DdlRefusal.TABLE_OPTION_UNSUPPORTED, capabilities, shard, options.clause(name),
+                    return refuse(ErrorCode.TABLE_OPTION_UNSUPPORTED, capabilities, shard, options.clause(name),
                             "the engine would store it and ignore it");
                 }
             }
@@ -34,31 +35,31 @@ final class TableOptionCheck {
         if (keyBlockSize.isPresent() && keyBlockSize.get() != 0 && !schema.keyBlockSizes().contains(keyBlockSize.get())) {
             String valid = schema.keyBlockSizes().isEmpty() ? "none with this innodb_page_size"
                     : "0, " + schema.keyBlockSizes().stream().map(String::valueOf).collect(Collectors.joining(", "));
-            return refuse(DdlRefusal.INVALID_KEY_BLOCK_SIZE, capabilities, shard, options.clause("KEY_BLOCK_SIZE"),
+            return refuse(ErrorCode.INVALID_KEY_BLOCK_SIZE, capabilities, shard, options.clause("KEY_BLOCK_SIZE"),
                     "valid values are " + valid);
         }
         if (options.rowCompressed() && options.pageCompressed()) {
             String rowClause = options.upper("ROW_FORMAT").orElse("").equals("COMPRESSED")
                     ? options.clause("ROW_FORMAT") : options.clause("KEY_BLOCK_SIZE");
-            return refuse(DdlRefusal.CONFLICTING_COMPRESSION, capabilities, shard,
+            return refuse(ErrorCode.CONFLICTING_COMPRESSION, capabilities, shard,
                     rowClause + " and " + options.clause("PAGE_COMPRESSED"),
                     "a table is either row-compressed or page-compressed");
         }
         if (options.rowCompressed() && !schema.compressedRowFormatWritable()) {
-            return refuse(DdlRefusal.TABLE_OPTION_UNSUPPORTED, capabilities, shard,
+            return refuse(ErrorCode.TABLE_OPTION_UNSUPPORTED, capabilities, shard,
                     options.has("ROW_FORMAT") ? options.clause("ROW_FORMAT") : options.clause("KEY_BLOCK_SIZE"),
                     "innodb_read_only_compressed=ON makes compressed tables read-only");
         }
         var compression = capabilities.compression();
         if (options.pageCompressed() && !compression.isAvailable(compression.current())) {
-            return refuse(DdlRefusal.COMPRESSION_PROVIDER_NOT_LOADED, capabilities, shard,
+            return refuse(ErrorCode.COMPRESSION_PROVIDER_NOT_LOADED, capabilities, shard,
                     options.clause("PAGE_COMPRESSED") + " with " + compression.setting() + "=" + compression.current(),
                     String.join(", ", compression.available()));
         }
         return Optional.empty();
     }
 
-    private static Optional<DdlVerdict.Refused> refuse(DdlRefusal code, EngineCapabilities capabilities, String shard,
+    private static Optional<DdlVerdict.Refused> refuse(ErrorCode code, EngineCapabilities capabilities, String shard,
                                                        String clause, String detail) {
         return Optional.of(DdlVerdict.Refused.of(code, shard, capabilities.engine(), clause, detail));
     }

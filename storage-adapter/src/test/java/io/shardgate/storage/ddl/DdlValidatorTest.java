@@ -1,5 +1,6 @@
 package io.shardgate.storage.ddl;
 
+import io.shardgate.errors.ErrorCode;
 import io.shardgate.storage.Engine;
 import io.shardgate.storage.StorageAdapters;
 import io.shardgate.storage.aria.AriaAdapter;
@@ -11,9 +12,9 @@ import io.shardgate.storage.capability.MyRocksCapabilities;
 import io.shardgate.storage.capability.ServerFacts;
 import org.junit.jupiter.api.Test;
 
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -34,7 +35,7 @@ class DdlValidatorTest {
         String create = "CREATE TABLE t (id INT PRIMARY KEY) ENGINE=Aria";
         assertThat(validator.validate(create, INNODB, "s0", false)).as("no Aria adapter: refused")
                 .isInstanceOfSatisfying(DdlVerdict.Refused.class,
-                        refused -> assertThat(refused.code()).isEqualTo(DdlRefusal.ENGINE_MISMATCH));
+                        refused -> assertThat(refused.code()).isEqualTo(ErrorCode.ENGINE_MISMATCH));
 
         DdlValidator withAria = new DdlValidator(StorageAdapters.load(AriaPlugin.classLoader()));
         assertThat(withAria.validate(create, INNODB, "s0", false))
@@ -94,7 +95,7 @@ class DdlValidatorTest {
         assertThat(refused.isRefused()).isTrue();
         assertThat(refused.statements()).isEmpty();
         assertThat(refused.firstRefusal().shard()).isEqualTo("s1");
-        assertThat(refused.firstRefusal().code()).isEqualTo(DdlRefusal.BLOCKING_DDL);
+        assertThat(refused.firstRefusal().code()).isEqualTo(ErrorCode.BLOCKING_DDL);
 
         DdlFanOut allowed = validator.validateAll("ALTER TABLE t ADD INDEX (a)", shards, true);
         assertThat(allowed.isRefused()).isFalse();
@@ -127,8 +128,8 @@ class DdlValidatorTest {
 
         DdlFanOut memory = validator.validateAll("CREATE TABLE m (id INT PRIMARY KEY) ENGINE=MEMORY", shards, false);
         assertThat(memory.refusals()).extracting(DdlVerdict.Refused::code, DdlVerdict.Refused::shard, DdlVerdict.Refused::clause)
-                .containsExactly(tuple(DdlRefusal.ENGINE_MISMATCH, "s0", "ENGINE=MEMORY"),
-                        tuple(DdlRefusal.ENGINE_MISMATCH, "s1", "ENGINE=MEMORY"));
+                .containsExactly(tuple(ErrorCode.ENGINE_MISMATCH, "s0", "ENGINE=MEMORY"),
+                        tuple(ErrorCode.ENGINE_MISMATCH, "s1", "ENGINE=MEMORY"));
         assertThat(memory.firstRefusal().message()).isEqualTo(
                 "Shard s0 runs InnoDB; ENGINE=MEMORY would put the table in another engine: leave ENGINE= out or name InnoDB");
     }
@@ -161,11 +162,14 @@ class DdlValidatorTest {
 
     @Test
     void theCatalogIsData() {
-        assertThat(Arrays.stream(DdlRefusal.values())).allSatisfy(code -> {
+        assertThat(Stream.of(ErrorCode.FOREIGN_KEY_UNSUPPORTED, ErrorCode.FULLTEXT_UNSUPPORTED, ErrorCode.SPATIAL_UNSUPPORTED,
+                ErrorCode.TABLE_OPTION_UNSUPPORTED, ErrorCode.INVALID_KEY_BLOCK_SIZE, ErrorCode.CONFLICTING_COMPRESSION,
+                ErrorCode.COMPRESSION_PROVIDER_NOT_LOADED, ErrorCode.ENGINE_MISMATCH, ErrorCode.ALTER_ALGORITHM_UNAVAILABLE,
+                ErrorCode.BLOCKING_DDL, ErrorCode.DDL_NOT_UNDERSTOOD)).allSatisfy(code -> {
             assertThat(code.errno()).isPositive();
             assertThat(code.sqlState()).matches("[0-9A-Z]{5}");
             assertThat(code.description()).isNotBlank();
-            assertThat(code.message("s9", Engine.INNODB, "CLAUSE", "DETAIL")).contains("s9");
+            assertThat(code.message("s9", Engine.INNODB.serverName(), "CLAUSE", "DETAIL")).contains("s9");
         });
     }
 }
