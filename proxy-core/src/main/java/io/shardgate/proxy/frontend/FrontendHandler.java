@@ -5,29 +5,21 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleStateEvent;
-import io.netty.util.concurrent.ScheduledFuture;
-import io.shardgate.proxy.auth.CachingSha2Password;
-import io.shardgate.proxy.auth.NativePassword;
-import io.shardgate.proxy.auth.Scramble;
 import io.shardgate.proxy.backend.BackendConnection;
 import io.shardgate.proxy.backend.ResponseSink;
-import io.shardgate.proxy.config.UserConfig;
 import io.shardgate.proxy.error.ErrorCode;
 import io.shardgate.proxy.error.ErrorTranslator;
-import io.shardgate.proxy.protocol.AuthSwitchRequest;
 import io.shardgate.proxy.protocol.Capabilities;
 import io.shardgate.proxy.protocol.ChangeUserRequest;
 import io.shardgate.proxy.protocol.ClientCharset;
 import io.shardgate.proxy.protocol.Command;
 import io.shardgate.proxy.protocol.ErrPacket;
 import io.shardgate.proxy.protocol.HandshakeResponse41;
-import io.shardgate.proxy.protocol.HandshakeV10;
 import io.shardgate.proxy.protocol.MySqlPacket;
 import io.shardgate.proxy.protocol.OkPacket;
 import io.shardgate.proxy.protocol.ServerStatus;
 import io.shardgate.proxy.protocol.SessionStateInfo;
 import io.shardgate.proxy.protocol.StatementPackets;
-import io.shardgate.proxy.protocol.compress.Compression;
 import io.shardgate.proxy.backend.BackendStatement;
 import io.shardgate.proxy.session.ClientStatement;
 import io.shardgate.proxy.session.SessionPin;
@@ -41,46 +33,37 @@ import io.shardgate.proxy.routing.BackendRow;
 import io.shardgate.proxy.routing.EngineHealth;
 import java.util.List;
 
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
- * One client connection: the handshake and authentication, then commands. Commands run one at
- * a time; packets a client sends while one runs wait in order. Responses stream from the backend
- * packet by packet, and the backend is not read while the client cannot take more (backpressure).
+ * One authenticated client connection: its commands. Commands run one at a time; packets a client
+ * sends while one runs wait in order. Responses stream from the backend packet by packet, and the
+ * backend is not read while the client cannot take more (backpressure). {@link ConnectionPhaseHandler}
+ * puts it in the pipeline with the authenticated session once the client is logged in.
  *
  * <p>Runs on the client channel's event loop; backend callbacks hop onto it.
  */
 final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private static final System.Logger LOG = System.getLogger(FrontendHandler.class.getName());
-    private static final int UTF8MB4_GENERAL_CI = 45;
-    private static final int AUTH_MORE_DATA = 0x01;
 
-    private enum State { HANDSHAKE, AUTH_SWITCH, SHA2_FULL, SHA2_RSA, COMMAND, CLOSED }
+    /** COMMAND: serving commands; CHANGE_USER: a COM_CHANGE_USER's authentication is under way. */
+    private enum State { COMMAND, CHANGE_USER, CLOSED }
 
     private final FrontendContext context;
     private final ArrayDeque<MySqlPacket> queued = new ArrayDeque<>();
     private final CommandRouter router;
     private final StatementClassifier classifier = new StatementClassifier();
     private final DdlGate ddlGate;
+    private final Authenticator authenticator;
+    private final long connectionId;
     private ChannelHandlerContext ctx;
-    private State state = State.HANDSHAKE;
-    private long connectionId;
-    private byte[] nonce;
-    private boolean reserved;
-    private boolean tls;
+    private State state = State.COMMAND;
     private HandshakeResponse41 response;
-    private UserConfig user;
-    private boolean passwordGiven;
-    private long announced;
-    private boolean changingUser;
     private BackendConnection localInfileTarget;
     private ClientSession session;
-    private ScheduledFuture<?> handshakeTimeout;
     private boolean busy;
     private boolean responseStarted;
     /** The backend connection whose reads wait for the client's socket to drain; null when none. */
@@ -88,9 +71,13 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     /** The session's sharded commands, in a sharded deployment; null otherwise. */
     private ShardedCommands sharded;
 
-    FrontendHandler(FrontendContext context) {
+    FrontendHandler(FrontendContext context, CommandRouter router, Login login) {
         this.context = context;
-        this.router = new CommandRouter(context);
+        this.router = router;
+        this.authenticator = login.authenticator();
+        this.connectionId = login.connectionId();
+        this.response = login.response();
+        this.session = login.session();
         List<String> ddlShards = context.sharding().map(deployment -> deployment.schema().shardNames())
                 .orElse(List.of(context.backends().shard()));
         this.ddlGate = new DdlGate(ddlShards, context.backends().health().map(EngineHealth::ddlValidator).orElse(null),
@@ -98,42 +85,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void channelActive(ChannelHandlerContext ctx) {
+    public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
-        context.metrics().connectionOpened();
-        if (!context.registry().tryReserve()) {
-            context.metrics().connectionRefused();
-            sendErrorAndClose(0, ErrorCode.TOO_MANY_CONNECTIONS.packet());
-            return;
-        }
-        reserved = true;
-        connectionId = context.registry().nextId();
-        nonce = Scramble.generate(context.random());
-        long capabilities = Capabilities.SERVER_DEFAULT;
-        if (context.tls().isPresent()) {
-            capabilities |= Capabilities.CLIENT_SSL;
-        }
-        if (context.config().allowLocalInfile()) {
-            capabilities |= Capabilities.CLIENT_LOCAL_FILES;
-        }
-        announced = capabilities;
-        HandshakeV10 handshake = new HandshakeV10(context.config().serverVersion(), connectionId, nonce,
-                capabilities, UTF8MB4_GENERAL_CI, ServerStatus.AUTOCOMMIT, NativePassword.PLUGIN_NAME);
-        ctx.writeAndFlush(new MySqlPacket(0, handshake.encode(ctx.alloc())));
-        handshakeTimeout = ctx.executor().schedule(() -> {
-            io.netty.handler.ssl.SslHandler ssl = ctx.pipeline().get(io.netty.handler.ssl.SslHandler.class);
-            if (state != State.COMMAND && ssl != null && !ssl.handshakeFuture().isSuccess()) {
-                // An SSL request and no TLS handshake after it: no ERR can reach the client (it would wait in the
-                // TLS handler until that gives up, 10 s later); the connection just closes.
-                state = State.CLOSED;
-                ctx.close();
-                return;
-            }
-            if (state != State.COMMAND && ctx.channel().isActive()) {
-                sendErrorAndClose(0, ErrorCode.HANDSHAKE_ERROR.packet("no authentication within "
-                        + context.config().limits().handshakeTimeout().toMillis() + " ms"));
-            }
-        }, context.config().limits().handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        sharded = context.sharding().map(deployment -> new ShardedCommands(context, deployment, session)).orElse(null);
     }
 
     @Override
@@ -141,11 +95,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         MySqlPacket packet = (MySqlPacket) msg;
         try {
             switch (state) {
-                case HANDSHAKE -> handshakeResponse(packet);
-                case AUTH_SWITCH -> authenticate(packet.sequenceId() + 1, bytes(packet));
-                case SHA2_FULL -> sha2FullAuth(packet);
-                case SHA2_RSA -> sha2Plain(packet.sequenceId() + 1,
-                        context.rsa().decryptPassword(bytes(packet), nonce));
+                case CHANGE_USER -> userChecked(authenticator.next(ctx, packet));
                 case COMMAND -> {
                     if (localInfileTarget != null) {
                         // LOAD DATA LOCAL: the file's packets (and the empty one that ends it) go straight on.
@@ -168,145 +118,6 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         } finally {
             packet.release();
         }
-    }
-
-    private void handshakeResponse(MySqlPacket packet) {
-        if (HandshakeResponse41.isSslRequest(packet.payload())) {
-            // TlsUpgradeHandler takes every SSLRequest that may be honoured; this one may not.
-            throw ErrorCode.HANDSHAKE_ERROR.exception(tls ? "a second SSL request" : "TLS was requested but is not offered");
-        }
-        response = HandshakeResponse41.decode(packet.payload());
-        if (Capabilities.has(response.capabilities(), Capabilities.CLIENT_SSL) && !tls) {
-            throw ErrorCode.HANDSHAKE_ERROR.exception("CLIENT_SSL set without an SSL request");
-        }
-        String plugin = response.authPlugin().isEmpty() ? NativePassword.PLUGIN_NAME : response.authPlugin();
-        user = context.users().get(response.user());
-        // An unknown user goes through the same steps as a known one, so the answer does not tell them apart.
-        String wanted = user == null ? NativePassword.PLUGIN_NAME : user.authPlugin();
-        if (plugin.equals(wanted)) {
-            authenticate(packet.sequenceId() + 1, response.authResponse());
-        } else {
-            state = State.AUTH_SWITCH;
-            ctx.writeAndFlush(new MySqlPacket(packet.sequenceId() + 1,
-                    new AuthSwitchRequest(wanted, nonce).encode(ctx.alloc())));
-        }
-    }
-
-    /** Checks the client's scramble for the user's plugin (the one in use after any switch). */
-    private void authenticate(int sequence, byte[] authResponse) {
-        passwordGiven = authResponse.length > 0 && !(authResponse.length == 1 && authResponse[0] == 0);
-        if (user == null) {
-            deny(sequence);
-            return;
-        }
-        if (user.authPlugin().equals(CachingSha2Password.PLUGIN_NAME)) {
-            boolean fast = user.sha256Stage2().map(stage2 -> CachingSha2Password.verifyFast(nonce, authResponse, stage2))
-                    .orElse(false);
-            if (fast) {
-                ctx.write(new MySqlPacket(sequence, moreData(new byte[] {CachingSha2Password.FAST_AUTH_SUCCESS})));
-                finishAuth(sequence + 1);
-                return;
-            }
-            // No cached digest, or a mismatch: ask for the password itself (over TLS, or RSA-encrypted).
-            state = State.SHA2_FULL;
-            ctx.writeAndFlush(new MySqlPacket(sequence,
-                    moreData(new byte[] {CachingSha2Password.PERFORM_FULL_AUTHENTICATION})));
-            return;
-        }
-        if (!NativePassword.verify(nonce, authResponse, user.nativeStage2())) {
-            deny(sequence);
-            return;
-        }
-        finishAuth(sequence);
-    }
-
-    private void sha2FullAuth(MySqlPacket packet) {
-        byte[] data = bytes(packet);
-        int sequence = packet.sequenceId() + 1;
-        if (tls) {
-            sha2Plain(sequence, data);
-        } else if (data.length == 1 && data[0] == CachingSha2Password.REQUEST_PUBLIC_KEY) {
-            state = State.SHA2_RSA;
-            ctx.writeAndFlush(new MySqlPacket(sequence, moreData(context.rsa().publicKeyPemBytes())));
-        } else {
-            // A plain password over an unencrypted connection is refused, as MySQL does.
-            deny(sequence);
-        }
-    }
-
-    private void sha2Plain(int sequence, byte[] password) {
-        if (!CachingSha2Password.verifyPlain(password, user)) {
-            deny(sequence);
-            return;
-        }
-        finishAuth(sequence);
-    }
-
-    private ByteBuf moreData(byte[] data) {
-        return ctx.alloc().buffer(1 + data.length).writeByte(AUTH_MORE_DATA).writeBytes(data);
-    }
-
-    private static byte[] bytes(MySqlPacket packet) {
-        byte[] data = new byte[packet.payload().readableBytes()];
-        packet.payload().getBytes(packet.payload().readerIndex(), data);
-        return data;
-    }
-
-    private void deny(int sequence) {
-        context.metrics().authFailed();
-        sendErrorAndClose(sequence, ErrorCode.ACCESS_DENIED.packet(response.user(), clientHost(),
-                passwordGiven ? "YES" : "NO"));
-    }
-
-    private void finishAuth(int sequence) {
-        String host = clientHost();
-        if (user.requireTls() && !tls) {
-            context.metrics().authFailed();
-            sendErrorAndClose(sequence, ErrorCode.INSECURE_TRANSPORT.packet(response.user()));
-            return;
-        }
-        long negotiated = response.capabilities();
-        session = new ClientSession(connectionId, ctx.channel(), response.user(), host, negotiated, response.database(),
-                response.charset(), context.config().limits().maxPreparedStatements());
-        context.registry().register(session);
-        handshakeTimeout.cancel(false);
-        if (!response.database().isEmpty()) {
-            // Connecting with a schema fails at once if the schema is unknown, as on a server.
-            busy = true;
-            ctx.channel().config().setAutoRead(false);
-            router.backendFor(session, ctx.channel().eventLoop(), null, false, false).whenComplete((backend, error) -> ctx.executor().execute(() -> {
-                if (error != null) {
-                    sendErrorAndClose(sequence, context.errors().translate(error).packet());
-                    return;
-                }
-                router.commandFinished(session);
-                authenticated(sequence);
-            }));
-            return;
-        }
-        authenticated(sequence);
-    }
-
-    private void authenticated(int sequence) {
-        state = State.COMMAND;
-        sharded = context.sharding().map(deployment -> new ShardedCommands(context, deployment, session)).orElse(null);
-        busy = false;
-        ctx.writeAndFlush(new MySqlPacket(sequence, OkPacket.of(0, 0, ServerStatus.AUTOCOMMIT, 0)
-                .encode(ctx.alloc(), session.capabilities())));
-        if (!changingUser) {
-            // The OK above went out uncompressed; compression starts with the client's first command.
-            Compression.negotiate(announced, response.capabilities(), response.zstdLevel())
-                    .ifPresent(algorithm -> Compression.install(ctx.pipeline(), "decoder", algorithm));
-        }
-        changingUser = false;
-        ctx.channel().config().setAutoRead(true);
-        context.metrics().authenticated();
-        drainQueue();
-    }
-
-    private String clientHost() {
-        return ctx.channel().remoteAddress() instanceof InetSocketAddress address
-                ? address.getAddress().getHostAddress() : "localhost";
     }
 
     /**
@@ -887,22 +698,53 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             sharded.close();
             sharded = null;
         }
-        changingUser = true;
         busy = true;
         response = new HandshakeResponse41(session.capabilities(), response.maxPacketSize(),
                 request.charset() == 0 ? response.charset() : request.charset(), request.user(), request.authResponse(),
                 request.schema(), request.authPlugin(), request.attributes(), response.zstdLevel());
         session = null;
-        user = context.users().get(request.user());
-        String plugin = request.authPlugin().isEmpty() ? NativePassword.PLUGIN_NAME : request.authPlugin();
-        String wanted = user == null ? NativePassword.PLUGIN_NAME : user.authPlugin();
-        if (plugin.equals(wanted)) {
-            state = State.AUTH_SWITCH;
-            authenticate(sequence, request.authResponse());
-        } else {
-            state = State.AUTH_SWITCH;
-            ctx.writeAndFlush(new MySqlPacket(sequence, new AuthSwitchRequest(wanted, nonce).encode(ctx.alloc())));
+        state = State.CHANGE_USER;
+        userChecked(authenticator.begin(ctx, sequence, request.user(), request.authPlugin(), request.authResponse()));
+    }
+
+    /** A step of COM_CHANGE_USER's authentication: the new user's session opens, in its schema if it named one. */
+    private void userChecked(Authenticator.Outcome outcome) {
+        if (outcome.pending()) {
+            return;
         }
+        int sequence = outcome.sequence();
+        if (outcome.refused()) {
+            context.metrics().authFailed();
+            sendErrorAndClose(sequence, outcome.error());
+            return;
+        }
+        session = new ClientSession(connectionId, ctx.channel(), response.user(), Authenticator.clientHost(ctx),
+                response.capabilities(), response.database(), response.charset(),
+                context.config().limits().maxPreparedStatements());
+        context.registry().register(session);
+        if (response.database().isEmpty()) {
+            userChanged(sequence);
+            return;
+        }
+        ctx.channel().config().setAutoRead(false);
+        RoutedCommandPhase.openSchema(router, session, ctx.channel().eventLoop()).whenComplete((ok, error) -> {
+            if (error != null) {
+                sendErrorAndClose(sequence, context.errors().translate(error).packet());
+                return;
+            }
+            userChanged(sequence);
+        });
+    }
+
+    private void userChanged(int sequence) {
+        state = State.COMMAND;
+        sharded = context.sharding().map(deployment -> new ShardedCommands(context, deployment, session)).orElse(null);
+        busy = false;
+        ctx.writeAndFlush(new MySqlPacket(sequence, OkPacket.of(0, 0, ServerStatus.AUTOCOMMIT, 0)
+                .encode(ctx.alloc(), session.capabilities())));
+        ctx.channel().config().setAutoRead(true);
+        context.metrics().authenticated();
+        drainQueue();
     }
 
     private void runLocal(java.util.concurrent.CompletableFuture<Void> work) {
@@ -1327,10 +1169,6 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-        if (evt == TlsUpgradeHandler.TlsStarted.INSTANCE) {
-            tls = true;
-            return;
-        }
         if (evt instanceof IdleStateEvent && state == State.COMMAND && !busy) {
             state = State.CLOSED;
             ctx.close();
@@ -1342,9 +1180,6 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         state = State.CLOSED;
-        if (handshakeTimeout != null) {
-            handshakeTimeout.cancel(false);
-        }
         MySqlPacket packet;
         while ((packet = queued.poll()) != null) {
             packet.release();
@@ -1358,10 +1193,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             sharded.out().writabilityChanged();
             sharded.close();
         }
-        if (reserved) {
-            context.registry().unreserve();
-            reserved = false;
-        }
+        // The connection phase reserved the slot; the command phase gives it back.
+        context.registry().unreserve();
         context.metrics().connectionClosed();
     }
 
