@@ -10,11 +10,9 @@ import io.shardgate.proxy.backend.ResponseSink;
 import io.shardgate.proxy.error.ErrorCode;
 import io.shardgate.proxy.error.ErrorTranslator;
 import io.shardgate.proxy.protocol.Capabilities;
-import io.shardgate.proxy.protocol.ChangeUserRequest;
 import io.shardgate.proxy.protocol.ClientCharset;
 import io.shardgate.proxy.protocol.Command;
 import io.shardgate.proxy.protocol.ErrPacket;
-import io.shardgate.proxy.protocol.HandshakeResponse41;
 import io.shardgate.proxy.protocol.MySqlPacket;
 import io.shardgate.proxy.protocol.OkPacket;
 import io.shardgate.proxy.protocol.ServerStatus;
@@ -22,21 +20,15 @@ import io.shardgate.proxy.protocol.SessionStateInfo;
 import io.shardgate.proxy.protocol.StatementPackets;
 import io.shardgate.proxy.backend.BackendStatement;
 import io.shardgate.proxy.session.ClientStatement;
-import io.shardgate.proxy.session.SessionPin;
 import io.shardgate.router.classify.Classification;
-import io.shardgate.router.classify.StatementClassifier;
-import io.shardgate.router.classify.StatementClass;
-import io.shardgate.router.classify.TemporaryTable;
-import io.shardgate.router.classify.TransactionKind;
 import io.shardgate.proxy.protocol.LocalResultSet;
-import io.shardgate.proxy.routing.BackendRow;
 import io.shardgate.proxy.routing.EngineHealth;
 import java.util.List;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * One authenticated client connection: its commands. Commands run one at a time; packets a client
@@ -46,7 +38,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Runs on the client channel's event loop; backend callbacks hop onto it.
  */
-final class FrontendHandler extends ChannelInboundHandlerAdapter {
+final class FrontendHandler extends ChannelInboundHandlerAdapter implements CommandScope {
     private static final System.Logger LOG = System.getLogger(FrontendHandler.class.getName());
 
     /** COMMAND: serving commands; CHANGE_USER: a COM_CHANGE_USER's authentication is under way. */
@@ -55,13 +47,12 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private final FrontendContext context;
     private final ArrayDeque<MySqlPacket> queued = new ArrayDeque<>();
     private final CommandRouter router;
-    private final StatementClassifier classifier = new StatementClassifier();
-    private final DdlGate ddlGate;
-    private final Authenticator authenticator;
     private final long connectionId;
+    private final StatementRunner runner;
+    private final Commands commands;
     private ChannelHandlerContext ctx;
     private State state = State.COMMAND;
-    private HandshakeResponse41 response;
+    private Consumer<MySqlPacket> exchange;
     private BackendConnection localInfileTarget;
     private ClientSession session;
     private boolean busy;
@@ -72,16 +63,21 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private ShardedCommands sharded;
 
     FrontendHandler(FrontendContext context, CommandRouter router, Login login) {
+        this(context, router, login, null);
+    }
+
+    /** With {@code runner} in place of the relay to the backends (null: the relay); for tests. */
+    FrontendHandler(FrontendContext context, CommandRouter router, Login login, StatementRunner runner) {
         this.context = context;
         this.router = router;
-        this.authenticator = login.authenticator();
         this.connectionId = login.connectionId();
-        this.response = login.response();
         this.session = login.session();
+        this.runner = runner == null ? new Relaying() : runner;
         List<String> ddlShards = context.sharding().map(deployment -> deployment.schema().shardNames())
                 .orElse(List.of(context.backends().shard()));
-        this.ddlGate = new DdlGate(ddlShards, context.backends().health().map(EngineHealth::ddlValidator).orElse(null),
+        DdlGate ddlGate = new DdlGate(ddlShards, context.backends().health().map(EngineHealth::ddlValidator).orElse(null),
                 shard -> context.backends().health().map(health -> health.primaryCapabilities(shard)).orElse(null));
+        this.commands = new Commands(this, login, ddlGate);
     }
 
     @Override
@@ -95,7 +91,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         MySqlPacket packet = (MySqlPacket) msg;
         try {
             switch (state) {
-                case CHANGE_USER -> userChecked(authenticator.next(ctx, packet));
+                case CHANGE_USER -> exchange.accept(packet);
                 case COMMAND -> {
                     if (localInfileTarget != null) {
                         // LOAD DATA LOCAL: the file's packets (and the empty one that ends it) go straight on.
@@ -117,6 +113,94 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             }
         } finally {
             packet.release();
+        }
+    }
+
+    @Override
+    public FrontendContext context() {
+        return context;
+    }
+
+    @Override
+    public ChannelHandlerContext ctx() {
+        return ctx;
+    }
+
+    @Override
+    public ClientSession session() {
+        return session;
+    }
+
+    @Override
+    public void session(ClientSession session) {
+        this.session = session;
+    }
+
+    @Override
+    public ShardedCommands sharded() {
+        return sharded;
+    }
+
+    @Override
+    public void sharded(ShardedCommands sharded) {
+        this.sharded = sharded;
+    }
+
+    @Override
+    public CommandRouter router() {
+        return router;
+    }
+
+    @Override
+    public StatementRunner runner() {
+        return runner;
+    }
+
+    @Override
+    public void busy() {
+        busy = true;
+    }
+
+    @Override
+    public void close() {
+        state = State.CLOSED;
+        ctx.close();
+    }
+
+    @Override
+    public void exchange(Consumer<MySqlPacket> exchange) {
+        this.exchange = exchange;
+        state = exchange == null ? State.COMMAND : State.CHANGE_USER;
+    }
+
+    /** The {@link StatementRunner} over this handler's relay ({@link #forward}). */
+    private final class Relaying implements StatementRunner {
+        @Override
+        public void forward(MySqlPacket packet, Command command) {
+            FrontendHandler.this.forward(packet, Pending.of(command));
+        }
+
+        @Override
+        public void query(MySqlPacket packet, Classification classification, boolean needsLastInsertId,
+                          TemporaryTableNames.Change temporaryTables, boolean readsDiagnostics) {
+            FrontendHandler.this.forward(packet, new Pending(Command.QUERY, classification, null, needsLastInsertId, 0, null)
+                    .withTemporaryTables(temporaryTables).withDiagnostics(readsDiagnostics));
+        }
+
+        @Override
+        public void prepare(MySqlPacket packet, Classification classification, int id, String sql) {
+            FrontendHandler.this.forward(packet, new Pending(Command.STMT_PREPARE, classification, null, false, id, sql));
+        }
+
+        @Override
+        public void prepareFailed(Classification classification, int id, String sql, Throwable error) {
+            failBeforeResponse(new Pending(Command.STMT_PREPARE, classification, null, false, id, sql), error);
+        }
+
+        @Override
+        public void statement(MySqlPacket packet, Command command, ClientStatement statement, boolean needsLastInsertId) {
+            FrontendHandler.this.forward(packet, new Pending(command, statement.classification(), statement, needsLastInsertId,
+                    0, null));
         }
     }
 
@@ -161,203 +245,18 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private void command(MySqlPacket packet) {
         Command command = Command.of(packet.header());
         context.metrics().command(command);
-        switch (command) {
-            case QUIT -> {
-                packet.release();
-                state = State.CLOSED;
-                ctx.close();
-            }
-            case PING -> {
-                packet.release();
-                writeOk(1);
-            }
-            case PROCESS_KILL -> {
-                ByteBuf payload = packet.payload();
-                long target = payload.readableBytes() >= 5 ? payload.getUnsignedIntLE(payload.readerIndex() + 1) : -1;
-                packet.release();
-                runLocal(router.kill(session, target, false));
-            }
-            case QUERY -> {
-                // Read in the client's character set, losslessly; the packet itself goes on unchanged unless rewritten.
-                ClientCharset charset = session.clientCharset();
-                String sql = statementText(charset, packet);
-                Optional<KillStatement> kill = KillStatement.parse(sql);
-                if (kill.isPresent()) {
-                    packet.release();
-                    runLocal(router.kill(session, kill.get().connectionId(), kill.get().queryOnly()));
-                    return;
-                }
-                Optional<ShardgateStatement> own = ShardgateStatement.parse(sql);
-                if (own.isPresent()) {
-                    packet.release();
-                    answer(own.get());
-                    return;
-                }
-                Classification classification = classifier.classify(sql);
-                LocalResultSet ddlWarnings = sharded == null ? null : sharded.ddlWarnings(sql, classification);
-                if (ddlWarnings != null) {
-                    packet.release();
-                    writeResult(ddlWarnings);
-                    return;
-                }
-                if (isNextTransactionOnly(classification, sql)) {
-                    // Runs right before the session's next statement, on whichever backend that goes to.
-                    packet.release();
-                    session.nextTransaction(sql, classification.transactionKind() == TransactionKind.SET_TRANSACTION_READ_ONLY);
-                    writeOk(1);
-                    return;
-                }
-                java.util.Map<String, String> ddlStatements = java.util.Map.of();
-                if (classification.statementClass() == StatementClass.WRITE) {
-                    DdlGate.Outcome ddl = ddlGate.check(sql, session.allowBlockingDdl());
-                    if (ddl != null) {
-                        ddlStatements = ddl.perShard();
-                    }
-                    if (ddl != null && ddl.refusal() != null) {
-                        packet.release();
-                        writeError(1, ddl.refusal());
-                        return;
-                    }
-                    if (ddl != null && !ddl.sql().equals(sql)) {
-                        byte[] edited;
-                        try {
-                            if (!exact(charset, packet, sql)) {
-                                throw ClientCharset.UnmappableTextException.invalid(charset);
-                            }
-                            // The validator's edits add ASCII clauses; the rest is the client's text, encoded back exactly.
-                            edited = charset.encode(ddl.sql());
-                        } catch (ClientCharset.UnmappableTextException e) {
-                            packet.release();
-                            writeError(1, context.errors().translate(e).packet());
-                            return;
-                        }
-                        packet.release();
-                        sql = ddl.sql();
-                        packet = MySqlPacket.command(Command.QUERY, edited);
-                    }
-                }
-                session.trackingChange(TrackingChange.of(sql));
-                if (sharded != null && shardedQuery(packet, sql, classification, ddlStatements)) {
-                    return;
-                }
-                MySqlPacket rewritten = rewritten(packet, sql);
-                if (rewritten == null) {
-                    return;
-                }
-                forward(rewritten, new Pending(command, classification, null, classification.effects().readsLastInsertId(), 0, null)
-                        .withTemporaryTables(TemporaryTableNames.of(sql, classification.temporaryTable() != TemporaryTable.NONE))
-                        .withDiagnostics(classification.effects().readsDiagnostics()));
-            }
-            case CHANGE_USER -> changeUser(packet);
-            case STMT_PREPARE -> prepare(packet);
-            case STMT_EXECUTE, STMT_BULK_EXECUTE, STMT_FETCH, STMT_SEND_LONG_DATA -> statementCommand(packet, command);
-            case STMT_RESET -> statementReset(packet);
-            case STMT_CLOSE -> statementClose(packet);
-            case RESET_CONNECTION -> {
-                packet.release();
-                if (sharded != null) {
-                    sharded.close();
-                    sharded = context.sharding().map(deployment -> new ShardedCommands(context, deployment, session)).orElse(null);
-                }
-                router.endSession(session, true);
-                session.reset();
-                writeOk(1);
-            }
-            case SET_OPTION -> {
-                // The multi-statement option lives on the backend connection: keep that one.
-                session.pins().add(SessionPin.STATEMENT_OPTION);
-                forward(packet, Pending.of(command));
-            }
-            case INIT_DB, FIELD_LIST, STATISTICS, DEBUG -> forward(packet, Pending.of(command));
-            default -> {
-                packet.release();
-                writeError(1, ErrorCode.UNKNOWN_COMMAND.packet());
-            }
-        }
-    }
-
-    /**
-     * A statement in a sharded deployment: planned and run across shards, or a transaction
-     * statement for the session's shard branches. False when it runs the usual way instead (session
-     * statements, on the first shard).
-     */
-    private boolean shardedQuery(MySqlPacket packet, String sql, Classification classification,
-                                 java.util.Map<String, String> perShard) {
-        if (classification.statementClass() == StatementClass.TRANSACTION) {
-            return shardedTransaction(packet, classification, () -> {
-                MySqlPacket rewritten = rewritten(packet, sql);
-                if (rewritten != null) {
-                    forward(rewritten, new Pending(Command.QUERY, classification, null, false, 0, null));
-                } else {
-                    afterCommand();
-                }
-            });
-        }
-        if (!ShardedCommands.planned(classification)) {
-            return false;
-        }
-        ClientCharset charset = session.clientCharset();
-        boolean exact = exact(charset, packet, sql);
-        packet.release();
-        if (!exact) {
-            // Planned text goes to the shards encoded back: only text that round-trips exactly may be planned.
-            writeError(1, context.errors().translate(ClientCharset.UnmappableTextException.invalid(charset)).packet());
-            return true;
-        }
-        runSharded(sharded.query(session, QueryRewriter.rewrite(sql, connectionId, session.noBackslashEscapes()), classification,
-                perShard));
-        return true;
-    }
-
-    /**
-     * The query packet with the rewrites its statement needs (the packet itself when none). Null
-     * when it cannot be rewritten exactly: the packet is released and the client has its ERR.
-     */
-    private MySqlPacket rewritten(MySqlPacket packet, String sql) {
-        try {
-            return QueryRewriter.rewrite(packet, sql, session.clientCharset(), connectionId, session.noBackslashEscapes());
-        } catch (ClientCharset.UnmappableTextException e) {
-            packet.release();
-            writeError(1, context.errors().translate(e).packet());
-            return null;
-        }
-    }
-
-    /**
-     * A transaction statement in a sharded deployment, as a query or a prepared statement: BEGIN,
-     * COMMIT and ROLLBACK act on the session's shard branches; SET autocommit=1 commits them and then
-     * runs as usual ({@code forwardIt}). False when the statement runs the usual way instead.
-     */
-    private boolean shardedTransaction(MySqlPacket packet, Classification classification, Runnable forwardIt) {
-        ShardedCommands.TransactionAction action = ShardedCommands.transactionAction(classification, sharded.sharded().inTransaction());
-        if (action == ShardedCommands.TransactionAction.FORWARD) {
-            return false;
-        }
-        if (action == ShardedCommands.TransactionAction.COMMIT_THEN_FORWARD) {
-            busy = true;
-            sharded.transaction(session, action).whenComplete((ok, error) -> onLoop(() -> {
-                if (error != null) {
-                    packet.release();
-                    finishSharded(null, error);
-                    return;
-                }
-                session.status(sharded.sharded().status(ShardedCommands.autocommit(session)));
-                forwardIt.run();
-            }));
-            return true;
-        }
-        packet.release();
-        runSharded(sharded.transaction(session, action));
-        return true;
+        commands.executor(command).execute(packet);
     }
 
     /** Runs a sharded command: the worker writes its response; this writes an OK or ERR when it did not. */
-    private void runSharded(CompletableFuture<?> work) {
+    @Override
+    public void runSharded(CompletableFuture<?> work) {
         busy = true;
         work.whenComplete((result, error) -> onLoop(() -> finishSharded(result, error)));
     }
 
-    private void finishSharded(Object result, Throwable error) {
+    @Override
+    public void finishSharded(Object result, Throwable error) {
         if (session == null) {
             commandDone();
             return;
@@ -388,73 +287,13 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         afterCommand();
     }
 
-    /** SET TRANSACTION without SESSION or GLOBAL: it applies to the next transaction only. */
-    private static boolean isNextTransactionOnly(Classification classification, String sql) {
-        TransactionKind kind = classification.transactionKind();
-        return !classification.multiStatement() && (kind == TransactionKind.SET_TRANSACTION_READ_ONLY
-                || kind == TransactionKind.SET_TRANSACTION_READ_WRITE || kind == TransactionKind.SET_TRANSACTION_ISOLATION)
-                && StatementEnd.startsWith(sql, "SET", "TRANSACTION");
-    }
-
-    /** Answers a statement Shardgate handles itself. */
-    private void answer(ShardgateStatement statement) {
-        if (statement instanceof ShardgateStatement.SetAllowBlockingDdl set) {
-            session.allowBlockingDdl(set.allowed());
-            writeOk(1);
-        } else if (statement instanceof ShardgateStatement.SetMaxLag set) {
-            session.maxLagMs(set.millis());
-            writeOk(1);
-        } else if (statement instanceof ShardgateStatement.GetMaxLag) {
-            writeResult(new LocalResultSet(List.of("@@shardgate_max_lag_ms"),
-                    List.of(List.of(Long.toString(session.maxLagMs().orElse(context.config().routing().maxReplicaLagMs()))))));
-        } else if (statement instanceof ShardgateStatement.GetCausalToken) {
-            writeResult(new LocalResultSet(List.of("@@shardgate_causal_token"),
-                    List.of(List.of(CausalTokens.current(context, session)))));
-        } else if (statement instanceof ShardgateStatement.SetCausalToken set) {
-            try {
-                CausalTokens.present(context, session, set.token());
-                writeOk(1);
-            } catch (IllegalArgumentException e) {
-                writeError(1, ErrorCode.WRONG_VALUE_FOR_VARIABLE.packet("shardgate_causal_token", set.token()));
-            }
-        } else {
-            List<List<String>> rows = new java.util.ArrayList<>();
-            for (BackendRow row : context.report().rows()) {
-                rows.add(java.util.Arrays.asList(row.shard(), row.role(), row.address(), row.state(),
-                        row.lagMs() == null ? null : Long.toString(row.lagMs()), Integer.toString(row.inFlight()),
-                        Long.toString(row.served()), row.position(), row.lastError()));
-            }
-            writeResult(new LocalResultSet(List.of("shard", "role", "address", "state", "lag_ms", "in_flight", "served",
-                    "gtid_position", "last_error"), rows));
-        }
-    }
-
-    private void writeResult(LocalResultSet result) {
+    @Override
+    public void writeResult(LocalResultSet result) {
         for (MySqlPacket packet : result.encode(ctx.alloc(), session.capabilities(), session.status())) {
             ctx.write(packet);
         }
         ctx.flush();
     }
-
-    /** The statement of a COM_QUERY or COM_STMT_PREPARE packet, read in the client's character set. */
-    private static String statementText(ClientCharset charset, MySqlPacket packet) {
-        ByteBuf payload = packet.payload();
-        return charset.decode(payload, payload.readerIndex() + 1, Math.max(0, payload.readableBytes() - 1));
-    }
-
-    /** Whether {@code sql}, read from {@code packet}, encodes back to its bytes (copied only for a charset that may not). */
-    private static boolean exact(ClientCharset charset, MySqlPacket packet, String sql) {
-        return charset.lossless() || charset.exact(statementBytes(packet), sql);
-    }
-
-    /** The statement of a COM_QUERY or COM_STMT_PREPARE packet: its bytes after the command byte. */
-    private static byte[] statementBytes(MySqlPacket packet) {
-        ByteBuf payload = packet.payload();
-        byte[] bytes = new byte[Math.max(0, payload.readableBytes() - 1)];
-        payload.getBytes(payload.readerIndex() + 1, bytes);
-        return bytes;
-    }
-
 
     /**
      * What a forwarded command needs after its response: the statement's classification (COM_QUERY),
@@ -490,264 +329,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** COM_STMT_PREPARE: prepared on the backend that serves it now, under an id Shardgate owns. */
-    private void prepare(MySqlPacket packet) {
-        if (session.statements().isFull()) {
-            packet.release();
-            writeError(1, ErrorCode.TOO_MANY_PREPARED_STATEMENTS.packet(session.statements().limit()));
-            return;
-        }
-        ClientCharset charset = session.clientCharset();
-        String sql = statementText(charset, packet);
-        Classification prepared = classifier.classify(sql);
-        if (prepared.statementClass() == StatementClass.WRITE) {
-            // A prepared DDL statement is checked against the engines as a text one is, at PREPARE.
-            DdlGate.Outcome ddl = ddlGate.check(sql, session.allowBlockingDdl());
-            if (ddl != null && ddl.refusal() != null) {
-                packet.release();
-                writeError(1, ddl.refusal());
-                return;
-            }
-        }
-        if (sharded != null && ShardedCommands.planned(prepared)) {
-            if (!exact(charset, packet, sql)) {
-                packet.release();
-                writeError(1, context.errors().translate(ClientCharset.UnmappableTextException.invalid(charset)).packet());
-                return;
-            }
-            // Planned, then described by a shard the plan routes to (the first shard may not hold the table).
-            packet.release();
-            int id = session.statements().reserveId();
-            busy = true;
-            sharded.prepare(session, sql, prepared).whenComplete((metadata, error) -> onLoop(() -> shardedPrepared(id, sql,
-                    prepared, metadata, error)));
-            return;
-        }
-        int id = session.statements().reserveId();
-        forward(packet, new Pending(Command.STMT_PREPARE, classifier.classify(sql), null, false, id, sql));
-    }
-
-    private void shardedPrepared(int id, String sql, Classification classification, io.shardgate.proxy.sharding.ShardedPrepare.Metadata metadata,
-                                 Throwable error) {
-        if (session == null) {
-            commandDone();
-            return;
-        }
-        if (error != null) {
-            failBeforeResponse(new Pending(Command.STMT_PREPARE, classification, null, false, id, sql),
-                    error instanceof java.util.concurrent.CompletionException && error.getCause() != null ? error.getCause() : error);
-            return;
-        }
-        session.statements().add(id, sql, session.schema(), metadata.parameters(), classification);
-        int sequence = 1;
-        for (ByteBuf payload : metadata.payloads(id, Capabilities.has(session.capabilities(), Capabilities.CLIENT_DEPRECATE_EOF),
-                session.status(), ctx.alloc())) {
-            ctx.write(new MySqlPacket(sequence++, payload));
-        }
-        ctx.flush();
-        afterCommand();
-    }
-
-    private void statementCommand(MySqlPacket packet, Command command) {
-        io.shardgate.proxy.error.ShardgateException malformed = StatementPacketCheck.statementId(packet.payload(), command);
-        if (malformed != null) {
-            packet.release();
-            throw malformed;
-        }
-        int id = StatementPackets.statementId(packet.payload());
-        Optional<ClientStatement> found = session.statements().find(id);
-        if (found.isEmpty()) {
-            packet.release();
-            if (command != Command.STMT_SEND_LONG_DATA) { // it has no response; the execute reports the error
-                writeError(1, ErrorCode.UNKNOWN_STATEMENT.packet(Integer.toUnsignedLong(id), commandName(command)));
-            }
-            return;
-        }
-        ClientStatement statement = found.get();
-        // Checked before anything of it reaches a backend, which must only see packets it answers as expected.
-        io.shardgate.proxy.error.ShardgateException refused = StatementPacketCheck.check(packet.payload(), command, statement,
-                session.longData().contains(statement.id()) || (sharded != null && sharded.hasLongData(statement.id())));
-        if (refused != null) {
-            packet.release();
-            throw refused;
-        }
-        if (sharded != null && ShardedCommands.planned(statement.classification())) {
-            shardedStatementCommand(packet, command, statement);
-            return;
-        }
-        if (sharded != null && command == Command.STMT_EXECUTE && statement.classification().statementClass() == StatementClass.TRANSACTION) {
-            MySqlPacket execute = packet;
-            if (shardedTransaction(packet, statement.classification(), () -> forward(execute, new Pending(command,
-                    statement.classification(), statement, false, 0, null)))) {
-                return;
-            }
-        }
-        if (command == Command.STMT_FETCH && !session.cursors().contains(statement.id())) {
-            packet.release();
-            writeError(1, ErrorCode.NO_OPEN_CURSOR.packet(statement.id()));
-            return;
-        }
-        if (command == Command.STMT_SEND_LONG_DATA) {
-            session.longData().add(statement.id());
-        }
-        session.trackingChange(command == Command.STMT_EXECUTE ? TrackingChange.of(statement.sql()) : null);
-        forward(packet, new Pending(command, statement.classification(), statement,
-                command != Command.STMT_FETCH && statement.classification().effects().readsLastInsertId(), 0, null));
-    }
-
-    private void shardedStatementCommand(MySqlPacket packet, Command command, ClientStatement statement) {
-        try {
-            switch (command) {
-                case STMT_SEND_LONG_DATA -> sharded.longData(statement.id(), packet.payload());
-                case STMT_EXECUTE -> {
-                    java.util.Map<String, String> perShard = java.util.Map.of();
-                    if (statement.classification().statementClass() == StatementClass.WRITE) {
-                        DdlGate.Outcome ddl = ddlGate.check(statement.sql(), session.allowBlockingDdl());
-                        if (ddl != null && ddl.refusal() != null) {
-                            // The session's allowance may have changed since PREPARE.
-                            writeError(1, ddl.refusal());
-                            return;
-                        }
-                        perShard = ddl == null ? perShard : ddl.perShard();
-                    }
-                    runSharded(sharded.execute(session, statement, packet.payload(), perShard));
-                }
-                case STMT_FETCH -> writeError(1, ErrorCode.NO_OPEN_CURSOR.packet(statement.id()));
-                default -> writeError(1, ErrorCode.UNSUPPORTED.packet(commandName(command) + " in a sharded deployment"));
-            }
-        } finally {
-            packet.release();
-        }
-    }
-
-    private static String commandName(Command command) {
-        return switch (command) {
-            case STMT_EXECUTE, STMT_BULK_EXECUTE -> "mysqld_stmt_execute";
-            case STMT_FETCH -> "mysqld_stmt_fetch";
-            case STMT_RESET -> "mysqld_stmt_reset";
-            default -> "mysqld_stmt_send_long_data";
-        };
-    }
-
-    /** COM_STMT_RESET: only a statement with a cursor or long data has anything to reset on its backend. */
-    private void statementReset(MySqlPacket packet) {
-        int id = StatementPackets.hasStatementId(packet.payload()) ? StatementPackets.statementId(packet.payload()) : 0;
-        Optional<ClientStatement> found = session.statements().find(id);
-        if (found.isEmpty()) {
-            packet.release();
-            writeError(1, ErrorCode.UNKNOWN_STATEMENT.packet(Integer.toUnsignedLong(id), "mysqld_stmt_reset"));
-            return;
-        }
-        ClientStatement statement = found.get();
-        if (sharded != null) {
-            sharded.forget(statement.id());
-        }
-        if (session.backend() != null && (session.cursors().contains(statement.id()) || session.longData().contains(statement.id()))) {
-            forward(packet, new Pending(Command.STMT_RESET, statement.classification(), statement, false, 0, null));
-            return;
-        }
-        packet.release();
-        writeOk(1);
-    }
-
-    /** COM_STMT_CLOSE: forgets the statement; the backend keeps it cached for other sessions. No response. */
-    private void statementClose(MySqlPacket packet) {
-        int id = StatementPackets.hasStatementId(packet.payload()) ? StatementPackets.statementId(packet.payload()) : 0;
-        packet.release();
-        Optional<ClientStatement> removed = session.statements().remove(id);
-        if (removed.isEmpty()) {
-            return;
-        }
-        if (sharded != null) {
-            sharded.forget(removed.get().id());
-        }
-        int statementId = removed.get().id();
-        BackendConnection backend = session.backend();
-        boolean open = session.cursors().remove(statementId) | session.longData().remove(statementId);
-        if (!open || backend == null) {
-            return;
-        }
-        BackendStatement cached = backend.statements().get(removed.get().cacheKey());
-        busy = true;
-        CompletableFuture<Void> reset = cached == null ? CompletableFuture.completedFuture(null) : backend.resetStatement(cached.id());
-        reset.whenComplete((ok, error) -> onLoop(() -> {
-            if (error != null) {
-                backend.markUntracked();
-            }
-            afterCommand();
-        }));
-    }
-
-    /**
-     * COM_CHANGE_USER: the old session ends (its backend connection goes back to the pool, where
-     * it is reset) and the client authenticates again, through an auth switch when the new user's
-     * plugin differs from the one the client used. A failed change closes the connection, as
-     * MariaDB does.
-     */
-    private void changeUser(MySqlPacket packet) {
-        ChangeUserRequest request;
-        int sequence = packet.sequenceId() + 1;
-        try {
-            request = ChangeUserRequest.decode(packet.payload(), session.capabilities());
-        } finally {
-            packet.release();
-        }
-        context.registry().unregister(session);
-        router.endSession(session, true);
-        if (sharded != null) {
-            sharded.close();
-            sharded = null;
-        }
-        busy = true;
-        response = new HandshakeResponse41(session.capabilities(), response.maxPacketSize(),
-                request.charset() == 0 ? response.charset() : request.charset(), request.user(), request.authResponse(),
-                request.schema(), request.authPlugin(), request.attributes(), response.zstdLevel());
-        session = null;
-        state = State.CHANGE_USER;
-        userChecked(authenticator.begin(ctx, sequence, request.user(), request.authPlugin(), request.authResponse()));
-    }
-
-    /** A step of COM_CHANGE_USER's authentication: the new user's session opens, in its schema if it named one. */
-    private void userChecked(Authenticator.Outcome outcome) {
-        if (outcome.pending()) {
-            return;
-        }
-        int sequence = outcome.sequence();
-        if (outcome.refused()) {
-            context.metrics().authFailed();
-            sendErrorAndClose(sequence, outcome.error());
-            return;
-        }
-        session = new ClientSession(connectionId, ctx.channel(), response.user(), Authenticator.clientHost(ctx),
-                response.capabilities(), response.database(), response.charset(),
-                context.config().limits().maxPreparedStatements());
-        context.registry().register(session);
-        if (response.database().isEmpty()) {
-            userChanged(sequence);
-            return;
-        }
-        ctx.channel().config().setAutoRead(false);
-        RoutedCommandPhase.openSchema(router, session, ctx.channel().eventLoop()).whenComplete((ok, error) -> {
-            if (error != null) {
-                sendErrorAndClose(sequence, context.errors().translate(error).packet());
-                return;
-            }
-            userChanged(sequence);
-        });
-    }
-
-    private void userChanged(int sequence) {
-        state = State.COMMAND;
-        sharded = context.sharding().map(deployment -> new ShardedCommands(context, deployment, session)).orElse(null);
-        busy = false;
-        ctx.writeAndFlush(new MySqlPacket(sequence, OkPacket.of(0, 0, ServerStatus.AUTOCOMMIT, 0)
-                .encode(ctx.alloc(), session.capabilities())));
-        ctx.channel().config().setAutoRead(true);
-        context.metrics().authenticated();
-        drainQueue();
-    }
-
-    private void runLocal(java.util.concurrent.CompletableFuture<Void> work) {
+    @Override
+    public void runLocal(java.util.concurrent.CompletableFuture<Void> work) {
         busy = true;
         work.whenComplete((ok, error) -> ctx.executor().execute(() -> {
             if (error != null) {
@@ -1097,7 +680,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** After a command: the session lets go of its backend connection unless it must hold it, then runs the next. */
-    private void afterCommand() {
+    @Override
+    public void afterCommand() {
         if (session == null) {
             commandDone();
             return;
@@ -1117,7 +701,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** Runs on this connection's event loop: inline when already there (the common case), else as a task. */
-    private void onLoop(Runnable action) {
+    @Override
+    public void onLoop(Runnable action) {
         if (ctx.executor().inEventLoop()) {
             action.run();
         } else {
@@ -1125,7 +710,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void commandDone() {
+    @Override
+    public void commandDone() {
         busy = false;
         drainQueue();
     }
@@ -1228,17 +814,20 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** An OK the proxy answers itself, carrying the session's transaction state as the backend last reported it. */
-    private void writeOk(int sequence) {
+    @Override
+    public void writeOk(int sequence) {
         ctx.writeAndFlush(new MySqlPacket(sequence, OkPacket.of(0, 0, session.status(), 0)
                 .encode(ctx.alloc(), session.capabilities())));
     }
 
-    private void writeError(int sequence, ErrPacket error) {
+    @Override
+    public void writeError(int sequence, ErrPacket error) {
         context.metrics().error(error.errno());
         ctx.writeAndFlush(new MySqlPacket(sequence, error.encode(ctx.alloc())));
     }
 
-    private void sendErrorAndClose(int sequence, ErrPacket error) {
+    @Override
+    public void sendErrorAndClose(int sequence, ErrPacket error) {
         state = State.CLOSED;
         context.metrics().error(error.errno());
         ctx.writeAndFlush(new MySqlPacket(sequence, error.encode(ctx.alloc())))
