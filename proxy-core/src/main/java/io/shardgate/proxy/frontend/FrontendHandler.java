@@ -63,21 +63,25 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Comm
     private ShardedCommands sharded;
 
     FrontendHandler(FrontendContext context, CommandRouter router, Login login) {
-        this(context, router, login, null);
+        this(context, router, login, null, ddlGate(context));
     }
 
-    /** With {@code runner} in place of the relay to the backends (null: the relay); for tests. */
-    FrontendHandler(FrontendContext context, CommandRouter router, Login login, StatementRunner runner) {
+    /** With {@code runner} in place of the relay to the backends (null: the relay) and the given DDL gate; for tests. */
+    FrontendHandler(FrontendContext context, CommandRouter router, Login login, StatementRunner runner, DdlGate ddlGate) {
         this.context = context;
         this.router = router;
         this.connectionId = login.connectionId();
         this.session = login.session();
         this.runner = runner == null ? new Relaying() : runner;
+        this.commands = new Commands(this, login, ddlGate);
+    }
+
+    /** DDL goes to every shard, checked against each one's engine when engine health knows it. */
+    private static DdlGate ddlGate(FrontendContext context) {
         List<String> ddlShards = context.sharding().map(deployment -> deployment.schema().shardNames())
                 .orElse(List.of(context.backends().shard()));
-        DdlGate ddlGate = new DdlGate(ddlShards, context.backends().health().map(EngineHealth::ddlValidator).orElse(null),
+        return new DdlGate(ddlShards, context.backends().health().map(EngineHealth::ddlValidator).orElse(null),
                 shard -> context.backends().health().map(health -> health.primaryCapabilities(shard)).orElse(null));
-        this.commands = new Commands(this, login, ddlGate);
     }
 
     @Override
