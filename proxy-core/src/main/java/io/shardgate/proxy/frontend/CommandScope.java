@@ -52,12 +52,6 @@ interface CommandScope {
     /** Runs {@code work}, then answers OK, or the ERR its failure translates to. */
     void runLocal(CompletableFuture<Void> work);
 
-    /** Runs a sharded command: the worker writes its response; an OK or ERR is written when it did not. */
-    void runSharded(CompletableFuture<?> work);
-
-    /** Ends a sharded command with its result or failure (on the connection's loop). */
-    void finishSharded(Object result, Throwable error);
-
     /** After a command: the session lets go of its backend connection unless it must hold it, then the next one runs. */
     void afterCommand();
 

@@ -19,15 +19,14 @@ final class Commands {
     private final CommandExecutor changeUser;
     private final CommandExecutor resetConnection;
     private final CommandExecutor setOption;
+    private final CommandExecutor forwarded;
     private final CommandExecutor quit;
     private final CommandExecutor ping;
     private final CommandExecutor processKill;
     private final CommandExecutor unsupported;
-    private final CommandScope scope;
 
     Commands(CommandScope scope, Login login, DdlGate ddlGate) {
         StatementClassifier classifier = new StatementClassifier();
-        this.scope = scope;
         this.query = new QueryExecutor(scope, classifier, ddlGate);
         this.prepare = new PrepareExecutor(scope, classifier, ddlGate);
         this.execute = new StmtExecuteExecutor(scope, Command.STMT_EXECUTE, ddlGate);
@@ -39,6 +38,7 @@ final class Commands {
         this.changeUser = new ChangeUserExecutor(scope, login);
         this.resetConnection = new SimpleCommands.ResetConnection(scope);
         this.setOption = new SimpleCommands.SetOption(scope);
+        this.forwarded = new SimpleCommands.Forwarded(scope);
         this.quit = new SimpleCommands.Quit(scope);
         this.ping = new SimpleCommands.Ping(scope);
         this.processKill = new SimpleCommands.ProcessKill(scope);
@@ -58,7 +58,7 @@ final class Commands {
             case CHANGE_USER -> changeUser;
             case RESET_CONNECTION -> resetConnection;
             case SET_OPTION -> setOption;
-            case INIT_DB, FIELD_LIST, STATISTICS, DEBUG -> new SimpleCommands.Forwarded(scope, command);
+            case INIT_DB, FIELD_LIST, STATISTICS, DEBUG -> forwarded;
             case QUIT -> quit;
             case PING -> ping;
             case PROCESS_KILL -> processKill;

@@ -1,7 +1,5 @@
 package io.shardgate.proxy.frontend;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleStateEvent;
@@ -25,7 +23,6 @@ import io.shardgate.proxy.protocol.LocalResultSet;
 import io.shardgate.proxy.routing.EngineHealth;
 import java.util.List;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -250,45 +247,6 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Comm
         Command command = Command.of(packet.header());
         context.metrics().command(command);
         commands.executor(command).execute(packet);
-    }
-
-    /** Runs a sharded command: the worker writes its response; this writes an OK or ERR when it did not. */
-    @Override
-    public void runSharded(CompletableFuture<?> work) {
-        busy = true;
-        work.whenComplete((result, error) -> onLoop(() -> finishSharded(result, error)));
-    }
-
-    @Override
-    public void finishSharded(Object result, Throwable error) {
-        if (session == null) {
-            commandDone();
-            return;
-        }
-        session.status(sharded.sharded().status(ShardedCommands.autocommit(session)));
-        if (error != null) {
-            ErrorTranslator.Translation translation = context.errors().translate(error);
-            if (ErrorTranslator.fromBackend(error)) {
-                context.metrics().backendError(translation.packet().errno());
-            }
-            if (translation.closeConnection()) {
-                LOG.log(System.Logger.Level.ERROR, "connection " + connectionId + ": sharded statement failed", error);
-                sendErrorAndClose(sharded.out().nextSequence(), translation.packet());
-                return;
-            }
-            writeError(sharded.out().nextSequence(), translation.packet());
-        } else if (result instanceof io.shardgate.proxy.sharding.StatementOutcome outcome) {
-            if (outcome.relayedErrno() != 0) {
-                context.metrics().backendError(outcome.relayedErrno());
-                context.metrics().error(outcome.relayedErrno());
-            }
-            if (outcome.lastInsertId() != 0) {
-                session.lastInsertId(outcome.lastInsertId());
-            }
-        } else {
-            writeOk(1);
-        }
-        afterCommand();
     }
 
     @Override
@@ -836,9 +794,5 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Comm
         context.metrics().error(error.errno());
         ctx.writeAndFlush(new MySqlPacket(sequence, error.encode(ctx.alloc())))
                 .addListener(done -> ctx.close());
-    }
-
-    static ByteBuf utf8(String text) {
-        return Unpooled.copiedBuffer(text, StandardCharsets.UTF_8);
     }
 }

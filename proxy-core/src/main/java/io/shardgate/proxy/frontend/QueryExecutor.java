@@ -107,7 +107,7 @@ final class QueryExecutor implements CommandExecutor {
     private boolean shardedQuery(MySqlPacket packet, String sql, Classification classification, Map<String, String> perShard) {
         ClientSession session = scope.session();
         if (classification.statementClass() == StatementClass.TRANSACTION) {
-            return ShardedTransactions.run(scope, packet, classification, () -> {
+            return ShardedRuns.transaction(scope, packet, classification, () -> {
                 MySqlPacket rewritten = rewritten(packet, sql);
                 if (rewritten != null) {
                     scope.runner().query(rewritten, classification, false, null, false);
@@ -127,7 +127,7 @@ final class QueryExecutor implements CommandExecutor {
             scope.writeError(1, scope.context().errors().translate(ClientCharset.UnmappableTextException.invalid(charset)).packet());
             return true;
         }
-        scope.runSharded(scope.sharded().query(session, QueryRewriter.rewrite(sql, session.connectionId(),
+        ShardedRuns.run(scope, scope.sharded().query(session, QueryRewriter.rewrite(sql, session.connectionId(),
                 session.noBackslashEscapes()), classification, perShard));
         return true;
     }

@@ -67,10 +67,10 @@ final class SimpleCommands {
     }
 
     /** COM_INIT_DB, COM_FIELD_LIST, COM_STATISTICS, COM_DEBUG: forwarded as they are to the session's backend. */
-    record Forwarded(CommandScope scope, Command command) implements CommandExecutor {
+    record Forwarded(CommandScope scope) implements CommandExecutor {
         @Override
         public void execute(MySqlPacket packet) {
-            scope.runner().forward(packet, command);
+            scope.runner().forward(packet, Command.of(packet.header()));
         }
     }
 

@@ -40,7 +40,7 @@ final class StmtExecuteExecutor implements CommandExecutor {
         }
         if (scope.sharded() != null && command == Command.STMT_EXECUTE
                 && statement.classification().statementClass() == StatementClass.TRANSACTION
-                && ShardedTransactions.run(scope, packet, statement.classification(),
+                && ShardedRuns.transaction(scope, packet, statement.classification(),
                         () -> scope.runner().statement(packet, command, statement, false))) {
             return;
         }
@@ -62,6 +62,6 @@ final class StmtExecuteExecutor implements CommandExecutor {
             }
             perShard = ddl == null ? perShard : ddl.perShard();
         }
-        scope.runSharded(scope.sharded().execute(scope.session(), statement, packet.payload(), perShard));
+        ShardedRuns.run(scope, scope.sharded().execute(scope.session(), statement, packet.payload(), perShard));
     }
 }
