@@ -5,7 +5,6 @@ import io.shardgate.proxy.protocol.ErrPacket;
 import io.shardgate.proxy.protocol.LocalResultSet;
 import io.shardgate.proxy.protocol.MySqlPacket;
 
-import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 /**
@@ -48,9 +47,6 @@ interface CommandScope {
 
     /** The command continues asynchronously: later packets wait until it ends. */
     void busy();
-
-    /** Runs {@code work}, then answers OK, or the ERR its failure translates to. */
-    void runLocal(CompletableFuture<Void> work);
 
     /** After a command: the session lets go of its backend connection unless it must hold it, then the next one runs. */
     void afterCommand();

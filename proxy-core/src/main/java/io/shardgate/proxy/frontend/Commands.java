@@ -27,7 +27,8 @@ final class Commands {
 
     Commands(CommandScope scope, Login login, DdlGate ddlGate) {
         StatementClassifier classifier = new StatementClassifier();
-        this.query = new QueryExecutor(scope, classifier, ddlGate);
+        OwnStatements own = new OwnStatements(scope);
+        this.query = new QueryExecutor(scope, classifier, ddlGate, own);
         this.prepare = new PrepareExecutor(scope, classifier, ddlGate);
         this.execute = new StmtExecuteExecutor(scope, Command.STMT_EXECUTE, ddlGate);
         this.bulkExecute = new StmtExecuteExecutor(scope, Command.STMT_BULK_EXECUTE, ddlGate);
@@ -41,7 +42,7 @@ final class Commands {
         this.forwarded = new SimpleCommands.Forwarded(scope);
         this.quit = new SimpleCommands.Quit(scope);
         this.ping = new SimpleCommands.Ping(scope);
-        this.processKill = new SimpleCommands.ProcessKill(scope);
+        this.processKill = new SimpleCommands.ProcessKill(own);
         this.unsupported = new SimpleCommands.Unsupported(scope);
     }
 

@@ -228,18 +228,24 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Comm
     }
 
     private void commandFailed(Throwable cause) {
-        ErrorTranslator.Translation translation = context.errors().translate(cause);
-        if (translation.packet().errno() == ErrorCode.INTERNAL.errno()) {
-            LOG.log(System.Logger.Level.ERROR, "connection " + connectionId + ": internal error", cause);
-        } else {
-            LOG.log(System.Logger.Level.DEBUG, "connection " + connectionId + ": " + cause);
-        }
+        ErrorTranslator.Translation translation = translated(cause);
         if (translation.closeConnection()) {
             sendErrorAndClose(1, translation.packet());
             return;
         }
         writeError(1, translation.packet());
         afterCommand();
+    }
+
+    /** The ERR for {@code cause}, logged: an internal error with its stack, anything else briefly. */
+    private ErrorTranslator.Translation translated(Throwable cause) {
+        ErrorTranslator.Translation translation = context.errors().translate(cause);
+        if (translation.packet().errno() == ErrorCode.INTERNAL.errno()) {
+            LOG.log(System.Logger.Level.ERROR, "connection " + connectionId + ": internal error", cause);
+        } else {
+            LOG.log(System.Logger.Level.DEBUG, "connection " + connectionId + ": " + cause);
+        }
+        return translation;
     }
 
     /** Runs one command; {@code packet} is owned by this method. */
@@ -289,19 +295,6 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Comm
             return new Pending(command, classification, statement, needsLastInsertId, preparedId, preparedSql, true,
                     temporaryTables, readsDiagnostics);
         }
-    }
-
-    @Override
-    public void runLocal(java.util.concurrent.CompletableFuture<Void> work) {
-        busy = true;
-        work.whenComplete((ok, error) -> ctx.executor().execute(() -> {
-            if (error != null) {
-                writeError(1, context.errors().translate(error).packet());
-            } else {
-                writeOk(1);
-            }
-            commandDone();
-        }));
     }
 
     private void forward(MySqlPacket packet, Pending pending) {
@@ -757,12 +750,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Comm
             ctx.close();
             return;
         }
-        ErrorTranslator.Translation translation = context.errors().translate(cause);
-        if (translation.packet().errno() == ErrorCode.INTERNAL.errno()) {
-            LOG.log(System.Logger.Level.ERROR, "connection " + connectionId + ": internal error", cause);
-        } else {
-            LOG.log(System.Logger.Level.DEBUG, "connection " + connectionId + ": " + cause);
-        }
+        ErrorTranslator.Translation translation = translated(cause);
         int sequence = state == State.COMMAND ? 1 : 2;
         if (cause instanceof io.shardgate.proxy.protocol.PacketDecoder.PacketTooLargeException tooLarge) {
             // A split packet over the limit: the client has sent pieces 0..n and waits for n + 1.

@@ -25,7 +25,7 @@ final class OwnStatements {
     boolean answer(String sql) {
         Optional<KillStatement> kill = KillStatement.parse(sql);
         if (kill.isPresent()) {
-            scope.runLocal(scope.router().kill(scope.session(), kill.get().connectionId(), kill.get().queryOnly()));
+            kill(kill.get().connectionId(), kill.get().queryOnly());
             return true;
         }
         Optional<ShardgateStatement> own = ShardgateStatement.parse(sql);
@@ -34,6 +34,19 @@ final class OwnStatements {
             return true;
         }
         return false;
+    }
+
+    /** KILL [QUERY] (or COM_PROCESS_KILL) of a Shardgate connection id: OK once done, or the ERR it failed with. */
+    void kill(long connectionId, boolean queryOnly) {
+        scope.busy();
+        scope.router().kill(scope.session(), connectionId, queryOnly).whenComplete((ok, error) -> scope.ctx().executor().execute(() -> {
+            if (error != null) {
+                scope.writeError(1, scope.context().errors().translate(error).packet());
+            } else {
+                scope.writeOk(1);
+            }
+            scope.commandDone();
+        }));
     }
 
     private void answer(ShardgateStatement statement) {

@@ -25,11 +25,11 @@ final class QueryExecutor implements CommandExecutor {
     private final DdlGate ddlGate;
     private final OwnStatements own;
 
-    QueryExecutor(CommandScope scope, StatementClassifier classifier, DdlGate ddlGate) {
+    QueryExecutor(CommandScope scope, StatementClassifier classifier, DdlGate ddlGate, OwnStatements own) {
         this.scope = scope;
         this.classifier = classifier;
         this.ddlGate = ddlGate;
-        this.own = new OwnStatements(scope);
+        this.own = own;
     }
 
     @Override

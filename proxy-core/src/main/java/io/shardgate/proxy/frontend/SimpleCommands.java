@@ -30,13 +30,13 @@ final class SimpleCommands {
     }
 
     /** COM_PROCESS_KILL: the connection with that id ends (Shardgate's id, not a backend's). */
-    record ProcessKill(CommandScope scope) implements CommandExecutor {
+    record ProcessKill(OwnStatements own) implements CommandExecutor {
         @Override
         public void execute(MySqlPacket packet) {
             ByteBuf payload = packet.payload();
             long target = payload.readableBytes() >= 5 ? payload.getUnsignedIntLE(payload.readerIndex() + 1) : -1;
             packet.release();
-            scope.runLocal(scope.router().kill(scope.session(), target, false));
+            own.kill(target, false);
         }
     }
 
