@@ -18,7 +18,7 @@ import io.shardgate.proxy.transport.Transport;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
-/** The client listener: one pipeline per connection, framing, then {@link FrontendHandler}. */
+/** The client listener: one pipeline per connection, framing, then {@link ConnectionPhaseHandler} (which hands over to {@link FrontendHandler}). */
 public final class FrontendServer implements AutoCloseable {
     private static final PacketEncoder ENCODER = new PacketEncoder();
 
@@ -47,7 +47,7 @@ public final class FrontendServer implements AutoCloseable {
                         ch.pipeline().addLast("decoder", new PacketDecoder(context.config().limits().maxAllowedPacket()));
                         ch.pipeline().addLast("encoder", ENCODER);
                         ch.pipeline().addLast("idle", new IdleStateHandler(0, 0, idleSeconds, TimeUnit.SECONDS));
-                        ch.pipeline().addLast("frontend", new FrontendHandler(context));
+                        ch.pipeline().addLast("connect", new ConnectionPhaseHandler(context, new RoutedCommandPhase(context)));
                     }
                 });
         Channel channel = bootstrap.bind(new InetSocketAddress(listen.host(), listen.port())).sync().channel();

@@ -75,7 +75,7 @@ class MalformedCommandTest {
         FrontendContext context = new FrontendContext(config, users, backends, new BackendReport(List.of(backends)),
                 Optional.empty(), rsa, registry, new ProxyMetrics(new SimpleMeterRegistry(), registry::connections),
                 new ErrorTranslator(), new SecureRandom(), Optional.empty());
-        channel = new EmbeddedChannel(new FrontendHandler(context));
+        channel = new EmbeddedChannel(new ConnectionPhaseHandler(context, new RoutedCommandPhase(context)));
         MySqlPacket greeting = channel.readOutbound();
         HandshakeV10 handshake = HandshakeV10.decode(greeting.payload());
         greeting.release();

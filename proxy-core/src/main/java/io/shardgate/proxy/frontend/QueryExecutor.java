@@ -1,0 +1,157 @@
+package io.shardgate.proxy.frontend;
+
+import io.shardgate.proxy.protocol.ClientCharset;
+import io.shardgate.proxy.protocol.Command;
+import io.shardgate.proxy.protocol.LocalResultSet;
+import io.shardgate.proxy.protocol.MySqlPacket;
+import io.shardgate.router.classify.Classification;
+import io.shardgate.router.classify.StatementClass;
+import io.shardgate.router.classify.StatementClassifier;
+import io.shardgate.router.classify.TemporaryTable;
+import io.shardgate.router.classify.TransactionKind;
+
+import java.util.Map;
+
+/**
+ * COM_QUERY: Shardgate's own statements are answered here; SET TRANSACTION for the next
+ * transaction waits for the session's next statement; DDL passes the {@link DdlGate} (refused, or
+ * edited for the engines); in a sharded deployment a planned statement runs across shards; every
+ * other statement goes to the backend the session's routing picks, rewritten only where the lexer
+ * proves a rewrite is needed ({@link QueryRewriter}).
+ */
+final class QueryExecutor implements CommandExecutor {
+    private final CommandScope scope;
+    private final StatementClassifier classifier;
+    private final DdlGate ddlGate;
+    private final OwnStatements own;
+
+    QueryExecutor(CommandScope scope, StatementClassifier classifier, DdlGate ddlGate, OwnStatements own) {
+        this.scope = scope;
+        this.classifier = classifier;
+        this.ddlGate = ddlGate;
+        this.own = own;
+    }
+
+    @Override
+    public void execute(MySqlPacket packet) {
+        ClientSession session = scope.session();
+        ShardedCommands sharded = scope.sharded();
+        // Read in the client's character set, losslessly; the packet itself goes on unchanged unless rewritten.
+        ClientCharset charset = session.clientCharset();
+        String sql = StatementText.of(charset, packet);
+        if (own.answer(sql)) {
+            packet.release();
+            return;
+        }
+        Classification classification = classifier.classify(sql);
+        LocalResultSet ddlWarnings = sharded == null ? null : sharded.ddlWarnings(sql, classification);
+        if (ddlWarnings != null) {
+            packet.release();
+            scope.writeResult(ddlWarnings);
+            return;
+        }
+        if (isNextTransactionOnly(classification, sql)) {
+            // Runs right before the session's next statement, on whichever backend that goes to.
+            packet.release();
+            session.nextTransaction(sql, classification.transactionKind() == TransactionKind.SET_TRANSACTION_READ_ONLY);
+            scope.writeOk(1);
+            return;
+        }
+        Map<String, String> ddlStatements = Map.of();
+        if (classification.statementClass() == StatementClass.WRITE) {
+            DdlGate.Outcome ddl = ddlGate.check(sql, session.allowBlockingDdl());
+            if (ddl != null) {
+                ddlStatements = ddl.perShard();
+            }
+            if (ddl != null && ddl.refusal() != null) {
+                packet.release();
+                scope.writeError(1, ddl.refusal());
+                return;
+            }
+            if (ddl != null && !ddl.sql().equals(sql)) {
+                byte[] edited;
+                try {
+                    if (!StatementText.exact(charset, packet, sql)) {
+                        throw ClientCharset.UnmappableTextException.invalid(charset);
+                    }
+                    // The validator's edits add ASCII clauses; the rest is the client's text, encoded back exactly.
+                    edited = charset.encode(ddl.sql());
+                } catch (ClientCharset.UnmappableTextException e) {
+                    packet.release();
+                    scope.writeError(1, scope.context().errors().translate(e).packet());
+                    return;
+                }
+                packet.release();
+                sql = ddl.sql();
+                packet = MySqlPacket.command(Command.QUERY, edited);
+            }
+        }
+        session.trackingChange(TrackingChange.of(sql));
+        if (sharded != null && shardedQuery(packet, sql, classification, ddlStatements)) {
+            return;
+        }
+        MySqlPacket rewritten = rewritten(packet, sql);
+        if (rewritten == null) {
+            return;
+        }
+        scope.runner().query(rewritten, classification, classification.effects().readsLastInsertId(),
+                TemporaryTableNames.of(sql, classification.temporaryTable() != TemporaryTable.NONE),
+                classification.effects().readsDiagnostics());
+    }
+
+    /**
+     * A statement in a sharded deployment: planned and run across shards, or a transaction
+     * statement for the session's shard branches. False when it runs the usual way instead (session
+     * statements, on the first shard).
+     */
+    private boolean shardedQuery(MySqlPacket packet, String sql, Classification classification, Map<String, String> perShard) {
+        ClientSession session = scope.session();
+        if (classification.statementClass() == StatementClass.TRANSACTION) {
+            return ShardedRuns.transaction(scope, packet, classification, () -> {
+                MySqlPacket rewritten = rewritten(packet, sql);
+                if (rewritten != null) {
+                    scope.runner().query(rewritten, classification, false, null, false);
+                } else {
+                    scope.afterCommand();
+                }
+            });
+        }
+        if (!ShardedCommands.planned(classification)) {
+            return false;
+        }
+        ClientCharset charset = session.clientCharset();
+        boolean exact = StatementText.exact(charset, packet, sql);
+        packet.release();
+        if (!exact) {
+            // Planned text goes to the shards encoded back: only text that round-trips exactly may be planned.
+            scope.writeError(1, scope.context().errors().translate(ClientCharset.UnmappableTextException.invalid(charset)).packet());
+            return true;
+        }
+        ShardedRuns.run(scope, scope.sharded().query(session, QueryRewriter.rewrite(sql, session.connectionId(),
+                session.noBackslashEscapes()), classification, perShard));
+        return true;
+    }
+
+    /**
+     * The query packet with the rewrites its statement needs (the packet itself when none). Null
+     * when it cannot be rewritten exactly: the packet is released and the client has its ERR.
+     */
+    private MySqlPacket rewritten(MySqlPacket packet, String sql) {
+        ClientSession session = scope.session();
+        try {
+            return QueryRewriter.rewrite(packet, sql, session.clientCharset(), session.connectionId(), session.noBackslashEscapes());
+        } catch (ClientCharset.UnmappableTextException e) {
+            packet.release();
+            scope.writeError(1, scope.context().errors().translate(e).packet());
+            return null;
+        }
+    }
+
+    /** SET TRANSACTION without SESSION or GLOBAL: it applies to the next transaction only. */
+    static boolean isNextTransactionOnly(Classification classification, String sql) {
+        TransactionKind kind = classification.transactionKind();
+        return !classification.multiStatement() && (kind == TransactionKind.SET_TRANSACTION_READ_ONLY
+                || kind == TransactionKind.SET_TRANSACTION_READ_WRITE || kind == TransactionKind.SET_TRANSACTION_ISOLATION)
+                && StatementEnd.startsWith(sql, "SET", "TRANSACTION");
+    }
+}

@@ -1,0 +1,31 @@
+package io.shardgate.proxy.frontend;
+
+import io.shardgate.proxy.protocol.ErrPacket;
+import io.shardgate.errors.ErrorCode;
+import io.shardgate.proxy.protocol.Command;
+import io.shardgate.proxy.protocol.MySqlPacket;
+import io.shardgate.proxy.session.ClientStatement;
+
+/** COM_STMT_FETCH: rows of an open cursor, from the backend that holds it; a sharded statement has none. */
+final class StmtFetchExecutor implements CommandExecutor {
+    private final CommandScope scope;
+
+    StmtFetchExecutor(CommandScope scope) {
+        this.scope = scope;
+    }
+
+    @Override
+    public void execute(MySqlPacket packet) {
+        ClientStatement statement = StatementLookup.find(scope, packet, Command.STMT_FETCH);
+        if (statement == null) {
+            return;
+        }
+        if (StatementLookup.planned(scope, statement) || !scope.session().cursors().contains(statement.id())) {
+            packet.release();
+            scope.writeError(1, ErrPacket.of(ErrorCode.NO_OPEN_CURSOR, statement.id()));
+            return;
+        }
+        scope.session().trackingChange(null);
+        scope.runner().statement(packet, Command.STMT_FETCH, statement, false);
+    }
+}
