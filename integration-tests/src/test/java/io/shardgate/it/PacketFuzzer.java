@@ -304,7 +304,8 @@ final class PacketFuzzer {
                 RawClient.Reply login = client.login(ProxyFixture.USER, ProxyFixture.PASSWORD, random.nextBoolean());
                 assertThat(login.isErr()).as("flood login: " + login).isFalse();
                 client.write(0, command(0x02, "fuzz".getBytes(StandardCharsets.UTF_8)));
-                assertThat(client.read().isErr()).as("flood COM_INIT_DB").isFalse();
+                RawClient.Reply initDb = client.read();
+                assertThat(initDb.isErr()).as("flood COM_INIT_DB: " + initDb).isFalse();
                 long start = System.nanoTime();
                 try {
                     for (int i = 0; i < 2000 && elapsedMs(start) < 2000; i++) {

@@ -31,6 +31,15 @@ final class RawClient implements AutoCloseable {
         int errno() {
             return (payload[1] & 0xFF) | (payload[2] & 0xFF) << 8;
         }
+
+        /** The kind, and for an ERR its errno and text, for assertion messages. */
+        @Override
+        public String toString() {
+            if (!isErr()) {
+                return kind + "#" + sequenceId + (payload == null ? "" : " (" + payload.length + " bytes)");
+            }
+            return "ERR " + errno() + " " + new String(payload, 3, payload.length - 3, java.nio.charset.StandardCharsets.UTF_8);
+        }
     }
 
     private final Socket socket;
