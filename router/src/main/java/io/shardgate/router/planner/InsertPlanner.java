@@ -1,5 +1,6 @@
 package io.shardgate.router.planner;
 
+import io.shardgate.router.value.SqlValue;
 import com.alibaba.druid.sql.ast.SQLExpr;
 import com.alibaba.druid.sql.ast.SQLObject;
 import com.alibaba.druid.sql.ast.SQLStatement;
@@ -145,8 +146,8 @@ final class InsertPlanner {
         for (InsertRow row : rows) {
             InsertSplit.literalKey(row).ifPresent(key -> split.shardOf(row, key));
             if (row.values().get(row.keyIndex()) instanceof InsertValue.Written written && written.value().orElse(null) instanceof ValueSource.Literal literal
-                    && literal.value() == null) {
-                split.shardOf(row, null);
+                    && literal.value().isNull()) {
+                split.shardOf(row, SqlValue.NULL);
             }
         }
         return split;

@@ -1,5 +1,6 @@
 package io.shardgate.router.planner;
 
+import io.shardgate.router.value.SqlValue;
 import com.alibaba.druid.sql.ast.SQLExpr;
 import com.alibaba.druid.sql.ast.SQLLimit;
 import com.alibaba.druid.sql.ast.SQLOrderingSpecification;
@@ -483,7 +484,7 @@ final class ScatterSelect {
         }
         ValueSource count = Literals.of(limit.getRowCount()).orElseThrow(() -> PlanningError.UNSUPPORTED.exception(
                 "LIMIT " + Aggregates.text(limit.getRowCount())));
-        ValueSource offset = limit.getOffset() == null ? new ValueSource.Literal(0L)
+        ValueSource offset = limit.getOffset() == null ? new ValueSource.Literal(SqlValue.ofLong(0))
                 : Literals.of(limit.getOffset()).orElseThrow(() -> PlanningError.UNSUPPORTED.exception(
                         "OFFSET " + Aggregates.text(limit.getOffset())));
         return Optional.of(new Limit(offset, count));

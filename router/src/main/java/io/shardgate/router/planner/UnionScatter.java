@@ -1,5 +1,6 @@
 package io.shardgate.router.planner;
 
+import io.shardgate.router.value.SqlValue;
 import com.alibaba.druid.sql.ast.SQLExpr;
 import com.alibaba.druid.sql.ast.SQLLimit;
 import com.alibaba.druid.sql.ast.SQLOrderingSpecification;
@@ -71,7 +72,7 @@ final class UnionScatter {
             }
             count = Literals.of(limit.getRowCount()).orElseThrow(() -> PlanningError.UNSUPPORTED.exception("LIMIT "
                     + Aggregates.text(limit.getRowCount())));
-            offset = limit.getOffset() == null ? new ValueSource.Literal(0L) : Literals.of(limit.getOffset())
+            offset = limit.getOffset() == null ? new ValueSource.Literal(SqlValue.ofLong(0)) : Literals.of(limit.getOffset())
                     .orElseThrow(() -> PlanningError.UNSUPPORTED.exception("OFFSET " + Aggregates.text(limit.getOffset())));
             SelectClauses.Span span = last.limit.get().span();
             Tokens.Fragment sent = offset instanceof ValueSource.Literal o && count instanceof ValueSource.Literal c

@@ -1,6 +1,7 @@
 package io.shardgate.router.vindex;
 
 import io.shardgate.router.collation.Collations;
+import io.shardgate.router.value.SqlValue;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -76,6 +77,16 @@ class KeyTypeTest {
         assertThat(binary.lookup("ab ")).isNotEqualTo(binary.lookup("ab"));
         assertThat(binary.lookup(1L)).isEmpty();
         assertThat(binary.store(12L)).isEqualTo(binary.lookup("12"));
+    }
+
+    @Test
+    void binaryKeysStoreAndHashTheirBytesEvenWhenTheyAreNotUtf8() {
+        byte[] notUtf8 = {(byte) 0xFF, 0x00, (byte) 0xE9};
+        ShardKey stored = KeyType.BINARY.store(SqlValue.ofBytes(notUtf8)).orElseThrow();
+        assertThat(stored.canonical()).containsExactly(notUtf8);
+        assertThat(KeyType.BINARY.lookup(SqlValue.ofBytes(notUtf8))).contains(stored);
+        assertThat(new HashVindex(KeyType.BINARY).keyspaceId(stored)).isEqualTo(XxHash64.hash(notUtf8));
+        assertThat(stored.toString()).isEqualTo("0xff00e9");
     }
 
     @Test
