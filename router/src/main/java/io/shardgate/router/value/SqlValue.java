@@ -254,9 +254,43 @@ public final class SqlValue {
         return type == Type.BYTES ? new String(bytes(), StandardCharsets.UTF_8) : value.toString();
     }
 
-    /** The bytes a binary comparison uses: a binary string's own, any other value's text in UTF-8. Not for NULL. */
+    /** The bytes a binary comparison uses: a binary string's own, any other value's text as {@link #utf8Bytes}. Not for NULL. */
     public byte[] comparisonBytes() {
-        return type == Type.BYTES ? bytes() : value.toString().getBytes(StandardCharsets.UTF_8);
+        return type == Type.BYTES ? bytes() : utf8Bytes(value.toString());
+    }
+
+    /**
+     * The bytes of statement text from a utf8mb4 (or utf8mb3) client: its UTF-8, except that a lone
+     * surrogate U+DC80..U+DCFF is the malformed byte 0x80..0xFF it stands for (proxy-core's
+     * {@code ClientCharset} decodes malformed bytes that way, Python's {@code surrogateescape}). So
+     * the bytes a client sent in a string come back exactly, valid UTF-8 or not.
+     */
+    public static byte[] utf8Bytes(String text) {
+        int escape = firstEscape(text, 0);
+        if (escape < 0) {
+            return text.getBytes(StandardCharsets.UTF_8);
+        }
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(text.length() + 8);
+        int from = 0;
+        while (escape >= 0) {
+            out.writeBytes(text.substring(from, escape).getBytes(StandardCharsets.UTF_8));
+            out.write(text.charAt(escape) & 0xFF);
+            from = escape + 1;
+            escape = firstEscape(text, from);
+        }
+        out.writeBytes(text.substring(from).getBytes(StandardCharsets.UTF_8));
+        return out.toByteArray();
+    }
+
+    /** The index of the first escaped byte (a low surrogate U+DC80..U+DCFF not after a high one) from {@code from}, or -1. */
+    private static int firstEscape(String text, int from) {
+        for (int i = from; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c >= 0xDC80 && c <= 0xDCFF && (i == 0 || !Character.isHighSurrogate(text.charAt(i - 1)))) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Whether a condition with this value lets a row through: TRUE, or a non-zero number or numeric string. */

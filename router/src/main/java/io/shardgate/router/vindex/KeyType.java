@@ -169,7 +169,7 @@ public final class KeyType {
             case INTEGER -> storeInteger(value).map(this::integerKey);
             case STRING -> storedText(value).map(this::stringKey);
             case BINARY -> value.type() == SqlValue.Type.BYTES ? Optional.of(binaryKey(value.bytes()))
-                    : storedText(value).map(text -> binaryKey(text.getBytes(StandardCharsets.UTF_8)));
+                    : storedText(value).map(text -> binaryKey(SqlValue.utf8Bytes(text)));
         };
     }
 
@@ -260,9 +260,12 @@ public final class KeyType {
         }
     }
 
-    /** A binary string's own bytes; text's UTF-8 bytes (Shardgate assumes a utf8mb4 connection). */
+    /**
+     * A binary string's own bytes; text's bytes as the client sent them (Shardgate assumes a utf8mb4
+     * connection; see {@link SqlValue#utf8Bytes}), never text re-encoded with its malformed bytes replaced.
+     */
     private static byte[] bytes(SqlValue value) {
-        return value.type() == SqlValue.Type.BYTES ? value.bytes() : value.text().getBytes(StandardCharsets.UTF_8);
+        return value.type() == SqlValue.Type.BYTES ? value.bytes() : SqlValue.utf8Bytes(value.text());
     }
 
     @Override

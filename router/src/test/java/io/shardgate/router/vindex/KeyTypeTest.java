@@ -90,6 +90,18 @@ class KeyTypeTest {
     }
 
     @Test
+    void binaryKeysFromUtf8ConnectionTextAreTheBytesTheClientSent() {
+        // A utf8mb4 statement with the malformed bytes FF and 80 reads as text with U+DCFF and U+DC80 (surrogateescape).
+        String decoded = "a\uDCFF\u00E9\uDC80\uD83D\uDE00";
+        byte[] sent = {'a', (byte) 0xFF, (byte) 0xC3, (byte) 0xA9, (byte) 0x80, (byte) 0xF0, (byte) 0x9F, (byte) 0x98, (byte) 0x80};
+        ShardKey fromText = KeyType.BINARY.lookup(decoded).orElseThrow();
+        assertThat(fromText.canonical()).containsExactly(sent);
+        assertThat(KeyType.BINARY.lookup(sent)).contains(fromText);
+        assertThat(KeyType.BINARY.store(decoded)).contains(fromText);
+        assertThat(KeyType.BINARY.store(sent)).contains(fromText);
+    }
+
+    @Test
     void keysOrderAsTheColumn() {
         assertThat(integer.lookup(9L).orElseThrow()).isLessThan(integer.lookup(10L).orElseThrow());
         KeyType general = KeyType.string(Collations.UTF8MB4_GENERAL_CI);
