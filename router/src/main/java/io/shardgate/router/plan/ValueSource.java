@@ -41,7 +41,7 @@ public sealed interface ValueSource {
             return switch (value.type()) {
                 case NULL -> "NULL";
                 case TEXT -> "'" + value.text().replace("'", "''") + "'";
-                default -> value.toJava().toString();
+                default -> value.toString();
             };
         }
     }

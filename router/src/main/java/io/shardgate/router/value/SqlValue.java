@@ -331,9 +331,9 @@ public final class SqlValue {
         return value instanceof byte[] bytes ? Arrays.hashCode(bytes) : Objects.hashCode(value);
     }
 
-    /** The Java value's text; a binary string as its byte list, as {@code Arrays.toString} shows it. */
+    /** The Java value's text ({@code null} for NULL); a binary string as a hex literal, {@code X'FF00'}. */
     @Override
     public String toString() {
-        return value instanceof byte[] bytes ? Arrays.toString(bytes) : String.valueOf(value);
+        return value instanceof byte[] bytes ? "X'" + java.util.HexFormat.of().withUpperCase().formatHex(bytes) + "'" : String.valueOf(value);
     }
 }
