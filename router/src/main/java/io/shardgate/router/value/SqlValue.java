@@ -104,7 +104,16 @@ public final class SqlValue {
     }
 
     public static SqlValue ofLong(long value) {
-        return new SqlValue(Type.INTEGER, value);
+        return value >= 0 && value < SMALL.length ? SMALL[(int) value] : new SqlValue(Type.INTEGER, value);
+    }
+
+    /** 0..255 as INTEGER values, shared: counts, flags and small ids are most of the integers a merge sees. */
+    private static final SqlValue[] SMALL = new SqlValue[256];
+
+    static {
+        for (int i = 0; i < SMALL.length; i++) {
+            SMALL[i] = new SqlValue(Type.INTEGER, (long) i);
+        }
     }
 
     public static SqlValue ofDecimal(BigDecimal value) {
