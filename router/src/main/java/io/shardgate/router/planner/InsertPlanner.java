@@ -1,6 +1,5 @@
 package io.shardgate.router.planner;
 
-import io.shardgate.router.value.SqlValue;
 import com.alibaba.druid.sql.ast.SQLExpr;
 import com.alibaba.druid.sql.ast.SQLObject;
 import com.alibaba.druid.sql.ast.SQLStatement;
@@ -20,6 +19,7 @@ import io.shardgate.router.plan.PlanNode;
 import io.shardgate.router.plan.ValueSource;
 import io.shardgate.router.schema.Sequence;
 import io.shardgate.router.schema.ShardedTable;
+import io.shardgate.router.value.SqlValue;
 
 import java.util.ArrayList;
 import java.util.List;

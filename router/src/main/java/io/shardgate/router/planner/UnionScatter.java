@@ -1,6 +1,5 @@
 package io.shardgate.router.planner;
 
-import io.shardgate.router.value.SqlValue;
 import com.alibaba.druid.sql.ast.SQLExpr;
 import com.alibaba.druid.sql.ast.SQLLimit;
 import com.alibaba.druid.sql.ast.SQLOrderingSpecification;
@@ -23,6 +22,7 @@ import io.shardgate.router.plan.PlanNode;
 import io.shardgate.router.plan.Route;
 import io.shardgate.router.plan.ShardSql;
 import io.shardgate.router.plan.ValueSource;
+import io.shardgate.router.value.SqlValue;
 
 import java.util.ArrayList;
 import java.util.List;
