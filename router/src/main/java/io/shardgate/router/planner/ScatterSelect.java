@@ -56,7 +56,8 @@ import java.util.function.Function;
  * </ul>
  *
  * Columns the merge needs but the select list lacks are appended as helper columns, dropped by
- * {@link Project} at the end. Anything else is refused with the construct named.
+ * {@link Project} at the end ({@link ScatterColumns} keeps them and resolves every column
+ * reference; {@link ScatterLimit} handles LIMIT). Anything else is refused with the construct named.
  */
 final class ScatterSelect {
 
