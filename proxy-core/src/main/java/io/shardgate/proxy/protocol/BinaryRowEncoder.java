@@ -3,6 +3,7 @@ package io.shardgate.proxy.protocol;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.shardgate.router.exec.Row;
+import io.shardgate.router.value.SqlValue;
 
 import java.util.List;
 
@@ -31,8 +32,8 @@ public final class BinaryRowEncoder {
             out.writeByte(HEADER);
             writeNullBitmap(out, row);
             for (int i = 0; i < columns.size(); i++) {
-                Object value = row.get(i);
-                if (value != null) {
+                SqlValue value = row.get(i);
+                if (!value.isNull()) {
                     writeValue(out, columns.get(i), value);
                 }
             }
@@ -48,7 +49,7 @@ public final class BinaryRowEncoder {
         int bits = 0;
         int bit = BITMAP_OFFSET;
         for (int i = 0; i < row.size(); i++, bit++) {
-            if (row.get(i) == null) {
+            if (row.get(i).isNull()) {
                 bits |= 1 << (bit % 8);
             }
             if (bit % 8 == 7) {
@@ -61,7 +62,7 @@ public final class BinaryRowEncoder {
         }
     }
 
-    private static void writeValue(ByteBuf out, ColumnDefinition column, Object value) {
+    private static void writeValue(ByteBuf out, ColumnDefinition column, SqlValue value) {
         switch (ColumnFamily.of(column)) {
             case INTEGER -> writeInteger(out, column, ColumnValues.integer(value, column));
             case DECIMAL -> ColumnValues.writeLenencAscii(out, ColumnValues.decimalText(value, column));

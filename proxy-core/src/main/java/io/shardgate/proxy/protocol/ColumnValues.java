@@ -1,6 +1,7 @@
 package io.shardgate.proxy.protocol;
 
 import io.netty.buffer.ByteBuf;
+import io.shardgate.router.value.SqlValue;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -23,9 +24,7 @@ import static io.shardgate.proxy.protocol.ColumnDefinition.TYPE_TINY;
 import static io.shardgate.proxy.protocol.ColumnDefinition.TYPE_YEAR;
 
 /**
- * A row value, of any of the Java types a router row holds ({@code Long}, {@code BigInteger},
- * {@code BigDecimal}, {@code Double}, {@code String}, {@code byte[]}, {@code java.time} values,
- * {@code Duration}), converted to what a column of some type sends, the way MariaDB converts on
+ * A row value ({@link SqlValue}, of any of its types) converted to what a column of some type sends, the way MariaDB converts on
  * store: numbers round half away from zero into integer and DECIMAL columns (doubles to the nearest
  * even integer), integers are clamped to the column's range, strings are read as numbers or
  * temporal text. A value that cannot be converted fails with an {@link IllegalArgumentException}
@@ -42,9 +41,10 @@ final class ColumnValues {
      * The value of an integer column (TINY, SHORT, INT24, LONG, LONGLONG, YEAR), rounded and clamped
      * to the column's range; for BIGINT UNSIGNED the 64 bits of the unsigned number.
      */
-    static long integer(Object value, ColumnDefinition column) {
+    static long integer(SqlValue value, ColumnDefinition column) {
         boolean unsigned = column.unsigned();
-        if (value instanceof Long l) {
+        if (value.type() == SqlValue.Type.INTEGER) {
+            long l = value.longValue();
             return column.type() == TYPE_LONGLONG
                     ? (unsigned && l < 0 ? 0 : l)
                     : Math.max(min(column.type(), unsigned), Math.min(max(column.type(), unsigned), l));
@@ -62,20 +62,20 @@ final class ColumnValues {
     }
 
     /** The text of an integer column's value, zero-filled to the column length for ZEROFILL columns. */
-    static String integerText(Object value, ColumnDefinition column) {
+    static String integerText(SqlValue value, ColumnDefinition column) {
         long bits = integer(value, column);
         String text = column.type() == TYPE_LONGLONG && column.unsigned() ? Long.toUnsignedString(bits) : Long.toString(bits);
         return zerofill(text, column);
     }
 
     /**
-     * The text of a DECIMAL column's value: a BigDecimal with its own scale, any other number with
+     * The text of a DECIMAL column's value: a DECIMAL with its own scale, any other number with
      * the column's decimals.
      */
-    static String decimalText(Object value, ColumnDefinition column) {
+    static String decimalText(SqlValue value, ColumnDefinition column) {
         BigDecimal decimal;
-        if (value instanceof BigDecimal d) {
-            decimal = d;
+        if (value.type() == SqlValue.Type.DECIMAL) {
+            decimal = value.decimalValue();
         } else {
             decimal = toBigDecimal(value, column);
             if (column.decimals() <= MAX_DECIMAL_SCALE) {
@@ -86,7 +86,7 @@ final class ColumnValues {
     }
 
     /** The text of a FLOAT or DOUBLE column's value, as MariaDB prints it. */
-    static String floatingText(Object value, ColumnDefinition column) {
+    static String floatingText(SqlValue value, ColumnDefinition column) {
         double d = toDouble(value, column);
         String text = column.type() == TYPE_FLOAT
                 ? FloatingPointText.ofFloat((float) d, column.decimals())
@@ -95,12 +95,12 @@ final class ColumnValues {
     }
 
     /** A number as a double; MariaDB holds no negative zero, so -0.0 becomes 0.0. */
-    static double toDouble(Object value, ColumnDefinition column) {
+    static double toDouble(SqlValue value, ColumnDefinition column) {
         double d;
-        if (value instanceof Number n) {
-            d = n.doubleValue();
-        } else if (value instanceof Boolean b) {
-            d = b ? 1 : 0;
+        if (value.isNumber()) {
+            d = ((Number) value.toJava()).doubleValue();
+        } else if (value.type() == SqlValue.Type.BOOLEAN) {
+            d = value.booleanValue() ? 1 : 0;
         } else {
             String text = numberText(value, column);
             try {
@@ -112,12 +112,12 @@ final class ColumnValues {
         return d + 0.0;
     }
 
-    /** The bytes of a BIT column's value: a byte[] as it is, a number big-endian in (length + 7) / 8 bytes. */
-    static byte[] bits(Object value, ColumnDefinition column) {
-        if (value instanceof byte[] bytes) {
-            return bytes;
+    /** The bytes of a BIT column's value: a binary string as it is, a number big-endian in (length + 7) / 8 bytes. */
+    static byte[] bits(SqlValue value, ColumnDefinition column) {
+        if (value.type() == SqlValue.Type.BYTES) {
+            return value.bytes();
         }
-        long bits = value instanceof Long l ? l : toBigInteger(value, column).longValue();
+        long bits = value.type() == SqlValue.Type.INTEGER ? value.longValue() : toBigInteger(value, column).longValue();
         int length = (int) Math.max(1, Math.min(8, (column.length() + 7) / 8));
         byte[] out = new byte[length];
         for (int i = length - 1; i >= 0; i--, bits >>>= 8) {
@@ -126,11 +126,12 @@ final class ColumnValues {
         return out;
     }
 
-    /** The fields of a temporal column's value: its text, or a {@code java.time} value or Duration. */
-    static MySqlTime temporal(Object value, ColumnDefinition column) {
-        MySqlTime time = MySqlTime.of(value);
+    /** The fields of a temporal column's value: its text (ASCII, as text or bytes), or a TEMPORAL value. */
+    static MySqlTime temporal(SqlValue value, ColumnDefinition column) {
+        MySqlTime time = value.type() == SqlValue.Type.TEMPORAL ? MySqlTime.of(value.toJava()) : null;
         if (time == null) {
-            String text = value instanceof byte[] bytes ? new String(bytes, StandardCharsets.ISO_8859_1) : String.valueOf(value);
+            String text = value.type() == SqlValue.Type.BYTES ? new String(value.bytes(), StandardCharsets.ISO_8859_1)
+                    : String.valueOf(value.toJava());
             boolean isTime = column.type() == TYPE_TIME || column.type() == TYPE_TIME2;
             try {
                 time = isTime ? MySqlTime.parseTime(text.trim()) : MySqlTime.parseDateTime(text.trim());
@@ -144,15 +145,15 @@ final class ColumnValues {
         return time;
     }
 
-    /** The text of a temporal column's value: text as it is, a {@code java.time} value in the column's format. */
-    static String temporalText(Object value, ColumnDefinition column) {
-        if (value instanceof String s) {
-            return s;
+    /** The text of a temporal column's value: text as it is, a TEMPORAL value in the column's format. */
+    static String temporalText(SqlValue value, ColumnDefinition column) {
+        if (value.type() == SqlValue.Type.TEXT) {
+            return value.text();
         }
-        MySqlTime time = MySqlTime.of(value);
-        if (time == null) {
+        if (value.type() != SqlValue.Type.TEMPORAL) {
             return text(value);
         }
+        MySqlTime time = MySqlTime.of(value.toJava());
         return switch (column.type()) {
             case TYPE_DATE, TYPE_NEWDATE -> time.dateText();
             case TYPE_TIME, TYPE_TIME2 -> time.timeText(column.decimals());
@@ -162,41 +163,35 @@ final class ColumnValues {
 
     /**
      * A value as text, as MariaDB prints it in a string column: numbers as digits (DOUBLE with the
-     * fewest digits that read back), temporal values in their SQL form.
+     * fewest digits that read back), temporal values in their SQL form, a binary string's bytes as
+     * ISO-8859-1 (one char per byte).
      */
-    static String text(Object value) {
-        if (value instanceof String s) {
-            return s;
-        }
-        if (value instanceof BigDecimal d) {
-            return d.toPlainString();
-        }
-        if (value instanceof Double d) {
-            return FloatingPointText.ofDouble(d, ColumnDefinition.NOT_FIXED_DECIMALS);
-        }
-        if (value instanceof Float f) {
-            return FloatingPointText.ofFloat(f, ColumnDefinition.NOT_FIXED_DECIMALS);
-        }
-        if (value instanceof Boolean b) {
-            return b ? "1" : "0";
-        }
-        if (value instanceof byte[] bytes) {
-            return new String(bytes, StandardCharsets.ISO_8859_1);
-        }
-        MySqlTime time = MySqlTime.of(value);
-        if (time != null) {
-            boolean hasDate = !(value instanceof LocalTime || value instanceof Duration);
-            boolean hasClock = !(value instanceof LocalDate);
-            int fraction = time.micros() != 0 ? 6 : 0;
-            return hasDate ? (hasClock ? time.dateTimeText(fraction) : time.dateText()) : time.timeText(fraction);
-        }
-        return String.valueOf(value);
+    static String text(SqlValue value) {
+        return switch (value.type()) {
+            case TEXT -> value.text();
+            case DECIMAL -> value.decimalValue().toPlainString();
+            case FLOAT -> value.toJava() instanceof Float f
+                    ? FloatingPointText.ofFloat(f, ColumnDefinition.NOT_FIXED_DECIMALS)
+                    : FloatingPointText.ofDouble(value.doubleValue(), ColumnDefinition.NOT_FIXED_DECIMALS);
+            case BOOLEAN -> value.booleanValue() ? "1" : "0";
+            case BYTES -> new String(value.bytes(), StandardCharsets.ISO_8859_1);
+            case TEMPORAL -> temporalText(value.toJava());
+            default -> String.valueOf(value.toJava());
+        };
     }
 
-    /** The bytes of a value in a string column: a byte[] as it is, text in the column's charset. */
-    static byte[] textBytes(Object value, ColumnDefinition column) {
-        if (value instanceof byte[] bytes) {
-            return bytes;
+    private static String temporalText(Object value) {
+        MySqlTime time = MySqlTime.of(value);
+        boolean hasDate = !(value instanceof LocalTime || value instanceof Duration);
+        boolean hasClock = !(value instanceof LocalDate);
+        int fraction = time.micros() != 0 ? 6 : 0;
+        return hasDate ? (hasClock ? time.dateTimeText(fraction) : time.dateText()) : time.timeText(fraction);
+    }
+
+    /** The bytes of a value in a string column: a binary string's as they are, text in the column's charset. */
+    static byte[] textBytes(SqlValue value, ColumnDefinition column) {
+        if (value.type() == SqlValue.Type.BYTES) {
+            return value.bytes();
         }
         return text(value).getBytes(CollationCharsets.charset(column.charset()));
     }
@@ -207,51 +202,49 @@ final class ColumnValues {
         out.writeCharSequence(text, StandardCharsets.ISO_8859_1);
     }
 
-    private static BigDecimal toBigDecimal(Object value, ColumnDefinition column) {
-        if (value instanceof BigDecimal d) {
-            return d;
-        }
-        if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
-            return BigDecimal.valueOf(((Number) value).longValue());
-        }
-        if (value instanceof BigInteger b) {
-            return new BigDecimal(b);
-        }
-        if (value instanceof Double || value instanceof Float) {
-            return new BigDecimal(text(value));
-        }
-        if (value instanceof Boolean b) {
-            return b ? BigDecimal.ONE : BigDecimal.ZERO;
-        }
-        try {
-            return new BigDecimal(numberText(value, column));
-        } catch (NumberFormatException e) {
-            return new BigDecimal(text(toDouble(value, column)));
+    private static BigDecimal toBigDecimal(SqlValue value, ColumnDefinition column) {
+        switch (value.type()) {
+            case DECIMAL:
+                return value.decimalValue();
+            case INTEGER:
+                return BigDecimal.valueOf(value.longValue());
+            case BIG_INTEGER:
+                return new BigDecimal(value.bigInteger());
+            case FLOAT:
+                return new BigDecimal(text(value));
+            case BOOLEAN:
+                return value.booleanValue() ? BigDecimal.ONE : BigDecimal.ZERO;
+            default:
+                try {
+                    return new BigDecimal(numberText(value, column));
+                } catch (NumberFormatException e) {
+                    return new BigDecimal(text(SqlValue.ofDouble(toDouble(value, column))));
+                }
         }
     }
 
-    private static BigInteger toBigInteger(Object value, ColumnDefinition column) {
-        if (value instanceof BigInteger b) {
-            return b;
+    private static BigInteger toBigInteger(SqlValue value, ColumnDefinition column) {
+        if (value.type() == SqlValue.Type.BIG_INTEGER) {
+            return value.bigInteger();
         }
-        if (value instanceof Double || value instanceof Float) {
-            double d = Math.rint(((Number) value).doubleValue());
+        if (value.type() == SqlValue.Type.FLOAT) {
+            double d = Math.rint(value.doubleValue());
             return Double.isFinite(d) ? new BigDecimal(d).toBigInteger() : BigInteger.ZERO;
         }
         return toBigDecimal(value, column).setScale(0, RoundingMode.HALF_UP).toBigInteger();
     }
 
-    private static String numberText(Object value, ColumnDefinition column) {
-        if (value instanceof String || value instanceof byte[]) {
+    private static String numberText(SqlValue value, ColumnDefinition column) {
+        if (value.type() == SqlValue.Type.TEXT || value.type() == SqlValue.Type.BYTES) {
             return text(value).trim();
         }
         throw cannotConvert(value, column);
     }
 
-    private static IllegalArgumentException cannotConvert(Object value, ColumnDefinition column) {
-        String shown = value instanceof byte[] bytes ? bytes.length + " bytes" : "'" + value + "'";
+    private static IllegalArgumentException cannotConvert(SqlValue value, ColumnDefinition column) {
+        String shown = value.type() == SqlValue.Type.BYTES ? value.bytes().length + " bytes" : "'" + value.toJava() + "'";
         return new IllegalArgumentException("column " + column.name() + ": cannot send " + shown + " ("
-                + value.getClass().getSimpleName() + ") as a value of type " + column.type());
+                + value.toJava().getClass().getSimpleName() + ") as a value of type " + column.type());
     }
 
     private static String zerofill(String text, ColumnDefinition column) {

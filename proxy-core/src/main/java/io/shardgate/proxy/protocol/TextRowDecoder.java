@@ -3,6 +3,7 @@ package io.shardgate.proxy.protocol;
 import io.netty.buffer.ByteBuf;
 import io.shardgate.router.exec.Row;
 import io.shardgate.router.exec.ValueKind;
+import io.shardgate.router.value.SqlValue;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -12,10 +13,10 @@ import java.util.List;
 
 /**
  * Reads a shard's text-protocol result row (https://mariadb.com/kb/en/resultset-row/#text-resultset-row)
- * into a router row, each value of the Java type its {@link ValueKind} calls for: INTEGER a Long
- * (a BigInteger above Long.MAX_VALUE; a BIT column's big-endian bytes as a number), DECIMAL a
- * BigDecimal with the scale of its text, FLOAT a Double, TEMPORAL the text, STRING text in the
- * column's charset ({@link CollationCharsets}), BINARY a byte[], OTHER text in the column's charset.
+ * into a router row, each value a {@link SqlValue} of the type its {@link ValueKind} calls for: INTEGER an
+ * INTEGER (a BIG_INTEGER above Long.MAX_VALUE; a BIT column's big-endian bytes as a number), DECIMAL a
+ * DECIMAL with the scale of its text, FLOAT a FLOAT, TEMPORAL the TEXT, STRING TEXT in the
+ * column's charset ({@link CollationCharsets}), BINARY BYTES, OTHER TEXT in the column's charset.
  *
  * <p>It runs for every row of a scatter query, so it reads values in place without moving the
  * payload's reader index, and parses short numbers without building strings.
@@ -51,7 +52,7 @@ public final class TextRowDecoder {
 
     /** The row in {@code payload}, which must hold exactly one value per column. */
     public Row decode(ByteBuf payload) {
-        Object[] values = new Object[kinds.length];
+        SqlValue[] values = new SqlValue[kinds.length];
         int at = payload.readerIndex();
         int end = payload.writerIndex();
         for (int i = 0; i < values.length; i++) {
@@ -61,6 +62,7 @@ public final class TextRowDecoder {
             int first = payload.getUnsignedByte(at);
             if (first == NULL_VALUE) {
                 at++;
+                values[i] = SqlValue.NULL;
                 continue;
             }
             int header = first < NULL_VALUE ? 1 : first == 0xFC ? 3 : first == 0xFD ? 4 : 9;
@@ -84,25 +86,25 @@ public final class TextRowDecoder {
         if (at != end) {
             throw new MalformedPacketException("text row: " + (end - at) + " bytes after " + values.length + " values (expected: none)");
         }
-        return Row.of(values);
+        return Row.wrap(values);
     }
 
-    private Object value(int column, ByteBuf buf, int at, int length) {
+    private SqlValue value(int column, ByteBuf buf, int at, int length) {
         return switch (kinds[column]) {
             case INTEGER -> bits[column] ? bits(buf, at, length) : integer(column, buf, at, length);
-            case DECIMAL -> decimal(column, buf, at, length);
-            case FLOAT -> floating(column, buf, at, length);
-            case TEMPORAL -> buf.toString(at, length, StandardCharsets.ISO_8859_1);
+            case DECIMAL -> SqlValue.ofDecimal(decimal(column, buf, at, length));
+            case FLOAT -> SqlValue.ofDouble(floating(column, buf, at, length));
+            case TEMPORAL -> SqlValue.ofText(buf.toString(at, length, StandardCharsets.ISO_8859_1));
             case BINARY -> {
                 byte[] bytes = new byte[length];
                 buf.getBytes(at, bytes);
-                yield bytes;
+                yield SqlValue.ofBytes(bytes);
             }
-            default -> buf.toString(at, length, charsets[column]);
+            default -> SqlValue.ofText(buf.toString(at, length, charsets[column]));
         };
     }
 
-    private Object integer(int column, ByteBuf buf, int at, int length) {
+    private SqlValue integer(int column, ByteBuf buf, int at, int length) {
         int end = at + length;
         boolean negative = length > 0 && buf.getByte(at) == '-';
         int start = negative ? at + 1 : at;
@@ -117,29 +119,29 @@ public final class TextRowDecoder {
             }
             value = value * 10 + digit;
         }
-        return negative ? -value : value;
+        return SqlValue.ofLong(negative ? -value : value);
     }
 
-    private Object bigInteger(int column, ByteBuf buf, int at, int length) {
+    private SqlValue bigInteger(int column, ByteBuf buf, int at, int length) {
         try {
             BigInteger value = new BigInteger(buf.toString(at, length, StandardCharsets.ISO_8859_1));
-            return value.bitLength() < Long.SIZE ? (Object) value.longValue() : value;
+            return SqlValue.ofInteger(value);
         } catch (NumberFormatException e) {
             throw notA("an integer", column, buf, at, length);
         }
     }
 
-    private static Object bits(ByteBuf buf, int at, int length) {
+    private static SqlValue bits(ByteBuf buf, int at, int length) {
         if (length == Long.BYTES && buf.getByte(at) < 0) {
             byte[] bytes = new byte[length];
             buf.getBytes(at, bytes);
-            return new BigInteger(1, bytes);
+            return SqlValue.ofInteger(new BigInteger(1, bytes));
         }
         long value = 0;
         for (int i = at; i < at + length; i++) {
             value = value << 8 | buf.getUnsignedByte(i);
         }
-        return value;
+        return SqlValue.ofLong(value);
     }
 
     private BigDecimal decimal(int column, ByteBuf buf, int at, int length) {
@@ -154,7 +156,7 @@ public final class TextRowDecoder {
         }
     }
 
-    private Double floating(int column, ByteBuf buf, int at, int length) {
+    private double floating(int column, ByteBuf buf, int at, int length) {
         long unscaled = unscaled(buf, at, length, DOUBLE_SAFE_DIGITS);
         if (unscaled != NOT_SHORT) {
             int scale = scale(buf, at, length);

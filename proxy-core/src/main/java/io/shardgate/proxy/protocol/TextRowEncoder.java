@@ -3,6 +3,7 @@ package io.shardgate.proxy.protocol;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.shardgate.router.exec.Row;
+import io.shardgate.router.value.SqlValue;
 
 import java.util.List;
 
@@ -26,8 +27,8 @@ public final class TextRowEncoder {
         ByteBuf out = alloc.buffer(8 * columns.size());
         try {
             for (int i = 0; i < columns.size(); i++) {
-                Object value = row.get(i);
-                if (value == null) {
+                SqlValue value = row.get(i);
+                if (value.isNull()) {
                     out.writeByte(NULL_VALUE);
                 } else {
                     writeValue(out, columns.get(i), value);
@@ -40,15 +41,15 @@ public final class TextRowEncoder {
         }
     }
 
-    private static void writeValue(ByteBuf out, ColumnDefinition column, Object value) {
+    private static void writeValue(ByteBuf out, ColumnDefinition column, SqlValue value) {
         switch (ColumnFamily.of(column)) {
             case INTEGER -> ColumnValues.writeLenencAscii(out, ColumnValues.integerText(value, column));
             case DECIMAL -> ColumnValues.writeLenencAscii(out, ColumnValues.decimalText(value, column));
             case FLOATING -> ColumnValues.writeLenencAscii(out, ColumnValues.floatingText(value, column));
             case BIT -> Wire.writeLenencBytes(out, ColumnValues.bits(value, column));
             case DATE_TIME, TIME -> {
-                if (value instanceof byte[] bytes) {
-                    Wire.writeLenencBytes(out, bytes);
+                if (value.type() == SqlValue.Type.BYTES) {
+                    Wire.writeLenencBytes(out, value.bytes());
                 } else {
                     ColumnValues.writeLenencAscii(out, ColumnValues.temporalText(value, column));
                 }

@@ -1,5 +1,6 @@
 package io.shardgate.proxy.protocol;
 
+import io.shardgate.router.value.SqlValue;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.Charset;
@@ -12,6 +13,22 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ClientCharsetTest {
     private static final ClientCharset[] LOSSLESS = {ClientCharset.UTF8MB4, ClientCharset.UTF8MB3, ClientCharset.LATIN1,
             ClientCharset.BINARY, ClientCharset.ASCII};
+
+    @Test
+    void utf8TextGivesTheRouterTheBytesTheClientSent() {
+        // A VARBINARY shard key in a utf8mb4 statement: the router hashes SqlValue.utf8Bytes of the decoded text.
+        Random random = new Random(17);
+        for (ClientCharset charset : new ClientCharset[] {ClientCharset.UTF8MB4, ClientCharset.UTF8MB3}) {
+            for (int run = 0; run < 2_000; run++) {
+                byte[] bytes = run % 2 == 0 ? mostlyUtf8(random) : new byte[random.nextInt(40)];
+                if (run % 2 != 0) {
+                    random.nextBytes(bytes);
+                }
+                assertThat(SqlValue.utf8Bytes(charset.decode(bytes)))
+                        .as(charset.name() + " " + java.util.HexFormat.of().formatHex(bytes)).isEqualTo(bytes);
+            }
+        }
+    }
 
     @Test
     void everyByteSequenceRoundTripsExactly() {

@@ -38,7 +38,7 @@ class TextRowDecoderTest {
     }
 
     private static Object decodeOne(ColumnDefinition column, byte[] value) {
-        return new TextRowDecoder(List.of(column)).decode(textRow(value)).get(0);
+        return new TextRowDecoder(List.of(column)).decode(textRow(value)).get(0).toJava();
     }
 
     @Test
@@ -60,7 +60,7 @@ class TextRowDecoderTest {
 
         assertThat(zeros.values().subList(14, 20)).containsExactly("0000-00-00", "0000-00-00 00:00:00",
                 "0000-00-00 00:00:00.000000", "0000-00-00 00:00:00", "00:00:00", "00:00:00.000000");
-        assertThat(zeros.get(0)).isNull();
+        assertThat(zeros.get(0).toJava()).isNull();
         assertThat(nulls.values()).hasSize(34).containsOnlyNulls();
     }
 
@@ -129,8 +129,8 @@ class TextRowDecoderTest {
 
         Row row = new TextRowDecoder(List.of(text, text)).decode(textRow(medium, big));
 
-        assertThat(row.get(0)).isEqualTo("y".repeat(300));
-        assertThat(row.get(1)).isEqualTo("x".repeat(70_000));
+        assertThat(row.get(0).toJava()).isEqualTo("y".repeat(300));
+        assertThat(row.get(1).toJava()).isEqualTo("x".repeat(70_000));
     }
 
     @Test

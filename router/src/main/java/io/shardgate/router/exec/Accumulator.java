@@ -1,5 +1,7 @@
 package io.shardgate.router.exec;
 
+import io.shardgate.router.value.SqlValue;
+
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -18,7 +20,7 @@ final class Accumulator {
     private final int[] counts;
     private final AggregateFunction[] functions;
     private final ValueComparator[] comparators;
-    private Object[] values;
+    private SqlValue[] values;
     private long[] avgCounts;
 
     Accumulator(List<Aggregate> aggregates, List<ColumnMeta> columns) {
@@ -59,7 +61,7 @@ final class Accumulator {
 
     void add(Row row) {
         if (values == null) {
-            values = new Object[row.size()];
+            values = new SqlValue[row.size()];
             for (int c = 0; c < values.length; c++) {
                 values[c] = row.get(c);
             }
@@ -73,9 +75,9 @@ final class Accumulator {
         }
         for (int i = 0; i < functions.length; i++) {
             int c = targets[i];
-            Object value = row.get(c);
+            SqlValue value = row.get(c);
             switch (functions[i]) {
-                case COUNT -> values[c] = count(values[c]) + count(value);
+                case COUNT -> values[c] = SqlValue.ofLong(count(values[c]) + count(value));
                 case SUM -> values[c] = sum(values[c], value);
                 case AVG -> {
                     values[c] = sum(values[c], value);
@@ -89,61 +91,77 @@ final class Accumulator {
 
     /** The merged row; resets for the next group. Without any row: COUNT 0 and NULL elsewhere, as MySQL answers an empty table. */
     Row finish() {
-        Object[] result = values != null ? values : new Object[columns.size()];
+        SqlValue[] result = values != null ? values : new SqlValue[columns.size()];
         for (int i = 0; i < functions.length; i++) {
             int c = targets[i];
             if (values == null) {
-                result[c] = functions[i] == AggregateFunction.COUNT ? (Object) 0L : null;
+                result[c] = functions[i] == AggregateFunction.COUNT ? SqlValue.ofLong(0) : SqlValue.NULL;
             }
             else if (functions[i] == AggregateFunction.AVG) {
                 result[c] = average(result[c], avgCounts[i]);
-                result[counts[i]] = avgCounts[i];
+                result[counts[i]] = SqlValue.ofLong(avgCounts[i]);
             }
             else if (functions[i] == AggregateFunction.COUNT) {
-                result[c] = count(result[c]);
+                result[c] = SqlValue.ofLong(count(result[c]));
             }
         }
         values = null;
         return new ArrayRow(result);
     }
 
-    private static long count(Object value) {
-        return value == null ? 0 : ((Number) value).longValue();
+    /** A COUNT column's value: NULL (a shard without rows, under some plans) counts 0. */
+    private static long count(SqlValue value) {
+        return value.isNull() ? 0 : value.type() == SqlValue.Type.INTEGER ? value.longValue() : asNumber(value).longValue();
     }
 
-    static Object sum(Object a, Object b) {
-        if (a == null || b == null) {
-            return a == null ? b : a;
+    /** SUM of two partial sums: doubles add as doubles, longs as longs unless that overflows, else exactly. */
+    static SqlValue sum(SqlValue a, SqlValue b) {
+        if (a.isNull() || b.isNull()) {
+            return a.isNull() ? b : a;
         }
-        if (a instanceof Double || b instanceof Double || a instanceof Float || b instanceof Float) {
-            return ((Number) a).doubleValue() + ((Number) b).doubleValue();
+        if (a.type() == SqlValue.Type.FLOAT || b.type() == SqlValue.Type.FLOAT) {
+            return SqlValue.ofDouble(asDouble(a) + asDouble(b));
         }
-        if (a instanceof Long x && b instanceof Long y) {
+        if (a.type() == SqlValue.Type.INTEGER && b.type() == SqlValue.Type.INTEGER) {
+            long x = a.longValue();
+            long y = b.longValue();
             long r = x + y;
             if (((x ^ r) & (y ^ r)) >= 0) {
-                return r;
+                return SqlValue.ofLong(r);
             }
         }
-        return ValueComparator.decimal(a).add(ValueComparator.decimal(b));
+        return SqlValue.ofDecimal(a.numericOrZero().add(b.numericOrZero()));
     }
 
-    private static Object average(Object sum, long count) {
-        if (sum == null || count == 0) {
-            return null;
+    private static double asDouble(SqlValue number) {
+        return asNumber(number).doubleValue();
+    }
+
+    /** A partial aggregate is a number; anything else is a shard's answer this merge cannot use. */
+    private static Number asNumber(SqlValue value) {
+        if (!value.isNumber()) {
+            throw new IllegalStateException("an aggregate's partial value is a " + value.type() + ", not a number");
         }
-        if (sum instanceof Double || sum instanceof Float) {
-            return ((Number) sum).doubleValue() / count;
+        return (Number) value.toJava();
+    }
+
+    private static SqlValue average(SqlValue sum, long count) {
+        if (sum.isNull() || count == 0) {
+            return SqlValue.NULL;
         }
-        BigDecimal total = ValueComparator.decimal(sum);
+        if (sum.type() == SqlValue.Type.FLOAT) {
+            return SqlValue.ofDouble(sum.doubleValue() / count);
+        }
+        BigDecimal total = sum.numericOrZero();
         int scale = Math.min(Math.max(total.scale(), 0) + AVG_EXTRA_SCALE, 30);
-        return total.divide(BigDecimal.valueOf(count), scale, RoundingMode.HALF_UP);
+        return SqlValue.ofDecimal(total.divide(BigDecimal.valueOf(count), scale, RoundingMode.HALF_UP));
     }
 
-    private static Object pick(ValueComparator comparator, Object current, Object candidate, boolean min) {
-        if (candidate == null) {
+    private static SqlValue pick(ValueComparator comparator, SqlValue current, SqlValue candidate, boolean min) {
+        if (candidate.isNull()) {
             return current;
         }
-        if (current == null) {
+        if (current.isNull()) {
             return candidate;
         }
         int order = comparator.compare(candidate, current);

@@ -1,12 +1,19 @@
 package io.shardgate.router.exec;
 
+import io.shardgate.router.value.SqlValue;
+
 import java.util.Arrays;
 
 /** A row backed by an array it owns. */
 final class ArrayRow implements Row {
-    private final Object[] values;
+    private final SqlValue[] values;
 
-    ArrayRow(Object[] values) {
+    ArrayRow(SqlValue[] values) {
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] == null) {
+                values[i] = SqlValue.NULL;
+            }
+        }
         this.values = values;
     }
 
@@ -16,22 +23,22 @@ final class ArrayRow implements Row {
     }
 
     @Override
-    public Object get(int column) {
+    public SqlValue get(int column) {
         return values[column];
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof ArrayRow other && Arrays.deepEquals(values, other.values);
+        return o instanceof ArrayRow other && Arrays.equals(values, other.values);
     }
 
     @Override
     public int hashCode() {
-        return Arrays.deepHashCode(values);
+        return Arrays.hashCode(values);
     }
 
     @Override
     public String toString() {
-        return Arrays.deepToString(values);
+        return Arrays.toString(values);
     }
 }

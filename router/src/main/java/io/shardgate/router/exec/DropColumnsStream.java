@@ -1,5 +1,7 @@
 package io.shardgate.router.exec;
 
+import io.shardgate.router.value.SqlValue;
+
 import java.util.List;
 
 import static java.util.Objects.requireNonNull;
@@ -29,7 +31,7 @@ public final class DropColumnsStream implements RowStream {
         if (row == null) {
             return null;
         }
-        Object[] values = new Object[row.size() - count];
+        SqlValue[] values = new SqlValue[row.size() - count];
         for (int i = 0; i < values.length; i++) {
             values[i] = row.get(i);
         }

@@ -1,34 +1,44 @@
 package io.shardgate.router.exec;
 
+import io.shardgate.router.value.SqlValue;
+
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * One result row, values already decoded: {@code Long}, {@code BigInteger} (BIGINT UNSIGNED),
- * {@code BigDecimal}, {@code Double}, {@code String}, {@code byte[]}, a {@code java.time} value or
- * {@code Duration} (TIME), or {@code null} for SQL NULL.
+ * One result row, values already decoded into {@link SqlValue}s ({@link SqlValue#NULL} for SQL NULL).
  */
 public interface Row {
 
     int size();
 
-    Object get(int column);
+    /** The value of a column: never a Java null ({@link SqlValue#NULL} instead). */
+    SqlValue get(int column);
 
-    /** A row of these values. */
+    /** A row of these Java values (see {@link SqlValue#of}). */
     static Row of(Object... values) {
-        return new ArrayRow(values.clone());
+        SqlValue[] row = new SqlValue[values.length];
+        for (int i = 0; i < row.length; i++) {
+            row[i] = SqlValue.of(values[i]);
+        }
+        return new ArrayRow(row);
     }
 
-    /** A row of these values. */
+    /** A row of these Java values (see {@link SqlValue#of}). */
     static Row of(List<?> values) {
-        return new ArrayRow(values.toArray());
+        return of(values.toArray());
     }
 
-    /** The values as a list, for tests and EXPLAIN. */
+    /** A row of these values; the array is the row's from now on. */
+    static Row wrap(SqlValue[] values) {
+        return new ArrayRow(values);
+    }
+
+    /** The Java values (null for NULL) as a list, for tests and EXPLAIN. */
     default List<Object> values() {
         Object[] values = new Object[size()];
         for (int i = 0; i < values.length; i++) {
-            values[i] = get(i);
+            values[i] = get(i).toJava();
         }
         return Arrays.asList(values);
     }

@@ -3,10 +3,8 @@ package io.shardgate.router.exec;
 import io.shardgate.router.collation.Collation;
 import io.shardgate.router.collation.Collations;
 import io.shardgate.errors.ErrorCode;
+import io.shardgate.router.value.SqlValue;
 
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Comparator;
 
@@ -18,7 +16,7 @@ import static java.util.Objects.requireNonNull;
  * {@code _ci} collation and trailing spaces do not count under PAD SPACE), binary strings byte by
  * byte, temporal values chronologically. Values equal here are equal for GROUP BY and DISTINCT.
  */
-public final class ValueComparator implements Comparator<Object> {
+public final class ValueComparator implements Comparator<SqlValue> {
     private final ValueKind kind;
     private final Collation collation;
 
@@ -43,65 +41,35 @@ public final class ValueComparator implements Comparator<Object> {
     }
 
     @Override
-    public int compare(Object a, Object b) {
-        if (a == null || b == null) {
-            return a == null ? (b == null ? 0 : -1) : 1;
+    public int compare(SqlValue a, SqlValue b) {
+        if (a.isNull() || b.isNull()) {
+            return a.isNull() ? (b.isNull() ? 0 : -1) : 1;
         }
         return switch (kind) {
             case INTEGER, DECIMAL, FLOAT -> compareNumbers(a, b);
-            case STRING -> collation.compare(text(a), text(b));
-            case BINARY -> Arrays.compareUnsigned(bytes(a), bytes(b));
+            case STRING -> collation.compare(a.comparisonText(), b.comparisonText());
+            case BINARY -> Arrays.compareUnsigned(a.comparisonBytes(), b.comparisonBytes());
             case TEMPORAL -> compareTemporal(a, b);
-            case OTHER -> text(a).compareTo(text(b));
+            case OTHER -> a.comparisonText().compareTo(b.comparisonText());
         };
     }
 
-    /** Numbers of any Java type, exactly; a string is read as a decimal (or 0 when it is not one). */
-    static int compareNumbers(Object a, Object b) {
-        if (a instanceof Long x && b instanceof Long y) {
-            return Long.compare(x, y);
+    /** Numbers of any type, exactly; a string is read as a decimal (or 0 when it is not one). */
+    static int compareNumbers(SqlValue a, SqlValue b) {
+        if (a.type() == SqlValue.Type.INTEGER && b.type() == SqlValue.Type.INTEGER) {
+            return Long.compare(a.longValue(), b.longValue());
         }
-        return decimal(a).compareTo(decimal(b));
+        return a.numericOrZero().compareTo(b.numericOrZero());
     }
 
-    static BigDecimal decimal(Object value) {
-        if (value instanceof BigDecimal d) {
-            return d;
-        }
-        if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
-            return BigDecimal.valueOf(((Number) value).longValue());
-        }
-        if (value instanceof BigInteger i) {
-            return new BigDecimal(i);
-        }
-        if (value instanceof Double || value instanceof Float) {
-            double d = ((Number) value).doubleValue();
-            return Double.isFinite(d) ? new BigDecimal(d) : BigDecimal.ZERO;
-        }
-        if (value instanceof Boolean bool) {
-            return bool ? BigDecimal.ONE : BigDecimal.ZERO;
-        }
-        try {
-            return new BigDecimal(text(value).strip());
-        }
-        catch (NumberFormatException e) {
-            return BigDecimal.ZERO;
-        }
-    }
-
+    /** Two values of one Java type by their natural order (text is the text protocol's temporal form); else by text. */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static int compareTemporal(Object a, Object b) {
-        if (a.getClass() == b.getClass() && a instanceof Comparable comparable) {
-            return comparable.compareTo(b);
+    private static int compareTemporal(SqlValue a, SqlValue b) {
+        Object x = a.toJava();
+        Object y = b.toJava();
+        if (x.getClass() == y.getClass() && x instanceof Comparable comparable) {
+            return comparable.compareTo(y);
         }
-        return text(a).compareTo(text(b));
-    }
-
-    static String text(Object value) {
-        return value instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : value.toString();
-    }
-
-    private static byte[] bytes(Object value) {
-        return value instanceof byte[] b ? b : value.toString().getBytes(StandardCharsets.UTF_8);
+        return a.comparisonText().compareTo(b.comparisonText());
     }
 }

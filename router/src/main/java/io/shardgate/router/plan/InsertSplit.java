@@ -1,5 +1,6 @@
 package io.shardgate.router.plan;
 
+import io.shardgate.router.value.SqlValue;
 import io.shardgate.errors.ErrorCode;
 import io.shardgate.router.exec.ConcatStream;
 import io.shardgate.router.exec.Role;
@@ -96,14 +97,14 @@ public record InsertSplit(String target, String keyColumn, Vindex vindex, ShardR
             }
             sql.append(suffix);
             for (ValueSource source : suffixParameters) {
-                values.add(source.value(parameters));
+                values.add(source.value(parameters).toJava());
             }
             statements.add(new ShardStatement(shard, sql.toString(), values, Role.PRIMARY));
         }
         return new Split(statements, firstGenerated);
     }
 
-    private record BoundRow(String text, List<Object> parameters, Object key, long generated) {
+    private record BoundRow(String text, List<Object> parameters, SqlValue key, long generated) {
     }
 
     /** Whether this row's sequence column takes a drawn value: left out, NULL or 0 (as AUTO_INCREMENT). */
@@ -112,45 +113,45 @@ public record InsertSplit(String target, String keyColumn, Vindex vindex, ShardR
         if (given.isPresent() && given.get().value().isEmpty()) {
             return false;
         }
-        Object givenValue = given.flatMap(InsertValue.Written::value).map(v -> v.value(parameters)).orElse(null);
-        return givenValue == null || isZero(givenValue);
+        SqlValue givenValue = given.flatMap(InsertValue.Written::value).map(v -> v.value(parameters)).orElse(SqlValue.NULL);
+        return givenValue.isNull() || isZero(givenValue);
     }
 
     /** {@code next[0]}: the next value of the statement's reserved range. */
     private BoundRow bind(InsertRow row, List<Object> parameters, long[] next) {
         StringBuilder text = new StringBuilder("(");
         List<Object> values = new ArrayList<>();
-        Object key = null;
+        SqlValue key = SqlValue.NULL;
         long generated = 0;
         for (int i = 0; i < row.values().size(); i++) {
             InsertValue value = row.values().get(i);
-            Object actual;
+            SqlValue actual;
             InsertValue.Written written;
             if (value instanceof InsertValue.FromSequence fromSequence) {
                 Optional<InsertValue.Written> given = fromSequence.given();
-                Object givenValue = given.flatMap(InsertValue.Written::value).map(v -> v.value(parameters)).orElse(null);
+                SqlValue givenValue = given.flatMap(InsertValue.Written::value).map(v -> v.value(parameters)).orElse(SqlValue.NULL);
                 if (given.isPresent() && given.get().value().isEmpty()) {
-                    actual = null;
+                    actual = SqlValue.NULL;
                     written = given.get();
                 }
-                else if (givenValue != null && !isZero(givenValue)) {
+                else if (!givenValue.isNull() && !isZero(givenValue)) {
                     actual = givenValue;
                     written = given.get();
                 }
                 else {
                     long id = next[0]++;
                     generated = generated == 0 ? id : generated;
-                    actual = id;
+                    actual = SqlValue.ofLong(id);
                     written = new InsertValue.Written(Long.toString(id), List.of(), Optional.empty());
                 }
             }
             else {
                 written = (InsertValue.Written) value;
-                actual = written.value().map(v -> v.value(parameters)).orElse(null);
+                actual = written.value().map(v -> v.value(parameters)).orElse(SqlValue.NULL);
             }
             text.append(i == 0 ? "" : ", ").append(written.text());
             for (ValueSource source : written.parameters()) {
-                values.add(source.value(parameters));
+                values.add(source.value(parameters).toJava());
             }
             if (i == row.keyIndex()) {
                 key = actual;
@@ -160,7 +161,7 @@ public record InsertSplit(String target, String keyColumn, Vindex vindex, ShardR
     }
 
     /** The row's shard key value when the statement gives it as a literal (not a parameter, not a sequence value to draw). */
-    public static Optional<Object> literalKey(InsertRow row) {
+    public static Optional<SqlValue> literalKey(InsertRow row) {
         InsertValue key = row.values().get(row.keyIndex());
         Optional<InsertValue.Written> written = key instanceof InsertValue.Written w ? Optional.of(w)
                 : ((InsertValue.FromSequence) key).given().filter(g -> !generates(g));
@@ -171,12 +172,16 @@ public record InsertSplit(String target, String keyColumn, Vindex vindex, ShardR
 
     /** Whether a value given for a sequence column is a literal NULL or 0, which draws the next sequence value. */
     public static boolean generates(InsertValue.Written given) {
-        return given.value().orElse(null) instanceof ValueSource.Literal literal && (literal.value() == null || isZero(literal.value()));
+        return given.value().orElse(null) instanceof ValueSource.Literal literal && (literal.value().isNull() || isZero(literal.value()));
     }
 
-    private static boolean isZero(Object value) {
+    /** Whether a value reads as the decimal number 0 (text with surrounding spaces too); never a binary string. */
+    private static boolean isZero(SqlValue value) {
+        if (value.type() == SqlValue.Type.BYTES) {
+            return false;
+        }
         try {
-            return new BigDecimal(value.toString().strip()).signum() == 0;
+            return new BigDecimal(value.toJava().toString().strip()).signum() == 0;
         }
         catch (NumberFormatException e) {
             return false;
@@ -184,14 +189,14 @@ public record InsertSplit(String target, String keyColumn, Vindex vindex, ShardR
     }
 
     /** The shard a row with this key value goes to; throws the error MySQL would give for a bad key, or 1748. */
-    public String shardOf(InsertRow row, Object value) {
-        if (value == null) {
+    public String shardOf(InsertRow row, SqlValue value) {
+        if (value == null || value.isNull()) {
             throw ErrorCode.NULL_SHARD_KEY.exception(keyColumn);
         }
         ShardKey key = vindex.keyType().store(value).orElseThrow(() -> ErrorCode.BAD_SHARD_KEY_VALUE.exception(
                 vindex.keyType().kind().name().toLowerCase(java.util.Locale.ROOT), value, target, row.number()));
         String shard = vindex.shardOf(key, ranges).orElseThrow(() -> ErrorCode.NO_SHARD_FOR_VALUE.exception(
-                value instanceof String ? "'" + value + "'" : key));
+                value.type() == SqlValue.Type.TEXT ? "'" + value + "'" : key));
         if (!candidates.contains(shard)) {
             throw partitionSelected ? ErrorCode.ROW_NOT_IN_PARTITION_SET.exception()
                     : new IllegalStateException("shard " + shard + " is not among the candidates " + candidates);

@@ -7,6 +7,8 @@ import io.shardgate.router.exec.ColumnRef;
 import io.shardgate.router.exec.Row;
 import io.shardgate.router.exec.ValueKind;
 
+import io.shardgate.router.value.SqlValue;
+
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.List;
@@ -15,7 +17,7 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * A HAVING condition over merged rows, evaluated as MySQL does: three-valued logic with NULL
- * (Java null) as unknown, numbers compared as numbers, strings under the column's collation
+ * ({@link SqlValue#NULL}) as unknown, numbers compared as numbers, strings under the column's collation
  * (utf8mb4_general_ci between two literals), a number and a string compared as doubles.
  */
 public sealed interface RowExpression {
@@ -24,26 +26,24 @@ public sealed interface RowExpression {
     record Context(List<ColumnMeta> columns, List<Object> parameters) {
     }
 
-    Object evaluate(Row row, Context context);
+    SqlValue evaluate(Row row, Context context);
 
     /** Whether a condition's value lets a row through: true, or a non-zero number. */
-    static boolean isTrue(Object value) {
-        if (value == null) {
-            return false;
-        }
-        if (value instanceof Boolean b) {
-            return b;
-        }
-        if (value instanceof Number || value instanceof String) {
-            return Values.number(value).signum() != 0;
-        }
-        return true;
+    static boolean isTrue(SqlValue value) {
+        return value != null && value.isTrue();
+    }
+
+    SqlValue TRUE = SqlValue.ofLong(1);
+    SqlValue FALSE = SqlValue.ofLong(0);
+
+    private static SqlValue truth(boolean value) {
+        return value ? TRUE : FALSE;
     }
 
     /** A result column. */
     record Column(ColumnRef column) implements RowExpression {
         @Override
-        public Object evaluate(Row row, Context context) {
+        public SqlValue evaluate(Row row, Context context) {
             return row.get(column.resolve(row.size()));
         }
 
@@ -61,7 +61,7 @@ public sealed interface RowExpression {
     /** A literal or a parameter. */
     record Value(ValueSource source) implements RowExpression {
         @Override
-        public Object evaluate(Row row, Context context) {
+        public SqlValue evaluate(Row row, Context context) {
             return source.value(context.parameters());
         }
 
@@ -94,13 +94,13 @@ public sealed interface RowExpression {
         }
 
         @Override
-        public Object evaluate(Row row, Context context) {
-            Object a = left.evaluate(row, context);
-            Object b = right.evaluate(row, context);
-            if (a == null || b == null) {
-                return operator == ComparisonOperator.NULL_SAFE_EQ ? (Object) (a == b ? 1L : 0L) : null;
+        public SqlValue evaluate(Row row, Context context) {
+            SqlValue a = left.evaluate(row, context);
+            SqlValue b = right.evaluate(row, context);
+            if (a.isNull() || b.isNull()) {
+                return operator == ComparisonOperator.NULL_SAFE_EQ ? truth(a.isNull() && b.isNull()) : SqlValue.NULL;
             }
-            int order = Values.compare(a, b, collation(context));
+            int order = SqlValue.compare(a, b, collation(context));
             boolean result = switch (operator) {
                 case EQ, NULL_SAFE_EQ -> order == 0;
                 case NE -> order != 0;
@@ -109,7 +109,7 @@ public sealed interface RowExpression {
                 case GT -> order > 0;
                 case GE -> order >= 0;
             };
-            return result ? 1L : 0L;
+            return truth(result);
         }
 
         private Collation collation(Context context) {
@@ -130,19 +130,20 @@ public sealed interface RowExpression {
 
     record Logical(LogicalOperator operator, RowExpression left, RowExpression right) implements RowExpression {
         @Override
-        public Object evaluate(Row row, Context context) {
-            Object a = left.evaluate(row, context);
-            if (operator == LogicalOperator.AND && a != null && !isTrue(a)) {
-                return 0L;
+        public SqlValue evaluate(Row row, Context context) {
+            SqlValue a = left.evaluate(row, context);
+            if (operator == LogicalOperator.AND && !a.isNull() && !isTrue(a)) {
+                return FALSE;
             }
-            if (operator == LogicalOperator.OR && a != null && isTrue(a)) {
-                return 1L;
+            if (operator == LogicalOperator.OR && !a.isNull() && isTrue(a)) {
+                return TRUE;
             }
-            Object b = right.evaluate(row, context);
+            SqlValue b = right.evaluate(row, context);
+            boolean unknown = a.isNull() || b.isNull();
             return switch (operator) {
-                case AND -> b != null && !isTrue(b) ? (Object) 0L : a == null || b == null ? null : (Object) 1L;
-                case OR -> b != null && isTrue(b) ? (Object) 1L : a == null || b == null ? null : (Object) 0L;
-                case XOR -> a == null || b == null ? null : (Object) (isTrue(a) != isTrue(b) ? 1L : 0L);
+                case AND -> !b.isNull() && !isTrue(b) ? FALSE : unknown ? SqlValue.NULL : TRUE;
+                case OR -> !b.isNull() && isTrue(b) ? TRUE : unknown ? SqlValue.NULL : FALSE;
+                case XOR -> unknown ? SqlValue.NULL : truth(isTrue(a) != isTrue(b));
             };
         }
 
@@ -154,9 +155,9 @@ public sealed interface RowExpression {
 
     record Not(RowExpression operand) implements RowExpression {
         @Override
-        public Object evaluate(Row row, Context context) {
-            Object value = operand.evaluate(row, context);
-            return value == null ? null : (Object) (isTrue(value) ? 0L : 1L);
+        public SqlValue evaluate(Row row, Context context) {
+            SqlValue value = operand.evaluate(row, context);
+            return value.isNull() ? SqlValue.NULL : truth(!isTrue(value));
         }
 
         @Override
@@ -167,8 +168,8 @@ public sealed interface RowExpression {
 
     record IsNull(RowExpression operand, boolean negated) implements RowExpression {
         @Override
-        public Object evaluate(Row row, Context context) {
-            return (operand.evaluate(row, context) == null) != negated ? 1L : 0L;
+        public SqlValue evaluate(Row row, Context context) {
+            return truth(operand.evaluate(row, context).isNull() != negated);
         }
 
         @Override
@@ -184,22 +185,22 @@ public sealed interface RowExpression {
         }
 
         @Override
-        public Object evaluate(Row row, Context context) {
-            Object x = operand.evaluate(row, context);
-            if (x == null) {
-                return null;
+        public SqlValue evaluate(Row row, Context context) {
+            SqlValue x = operand.evaluate(row, context);
+            if (x.isNull()) {
+                return SqlValue.NULL;
             }
             boolean sawNull = false;
             for (RowExpression value : values) {
-                Object equal = new Comparison(ComparisonOperator.EQ, operand, value).evaluate(row, context);
-                if (equal == null) {
+                SqlValue equal = new Comparison(ComparisonOperator.EQ, operand, value).evaluate(row, context);
+                if (equal.isNull()) {
                     sawNull = true;
                 }
                 else if (isTrue(equal)) {
-                    return negated ? 0L : 1L;
+                    return truth(!negated);
                 }
             }
-            return sawNull ? null : (Object) (negated ? 1L : 0L);
+            return sawNull ? SqlValue.NULL : truth(negated);
         }
 
         @Override
@@ -226,83 +227,35 @@ public sealed interface RowExpression {
     /** Arithmetic on numbers; doubles stay doubles, everything else is exact; division by zero is NULL. */
     record Arithmetic(ArithmeticOperator operator, RowExpression left, RowExpression right) implements RowExpression {
         @Override
-        public Object evaluate(Row row, Context context) {
-            Object a = left.evaluate(row, context);
-            Object b = right.evaluate(row, context);
-            if (a == null || b == null) {
-                return null;
+        public SqlValue evaluate(Row row, Context context) {
+            SqlValue a = left.evaluate(row, context);
+            SqlValue b = right.evaluate(row, context);
+            if (a.isNull() || b.isNull()) {
+                return SqlValue.NULL;
             }
-            if (a instanceof Double || b instanceof Double || a instanceof Float || b instanceof Float) {
-                double x = Values.number(a).doubleValue();
-                double y = Values.number(b).doubleValue();
+            if (a.type() == SqlValue.Type.FLOAT || b.type() == SqlValue.Type.FLOAT) {
+                double x = a.numericPrefix().doubleValue();
+                double y = b.numericPrefix().doubleValue();
                 return switch (operator) {
-                    case ADD -> x + y;
-                    case SUBTRACT -> x - y;
-                    case MULTIPLY -> x * y;
-                    case DIVIDE -> y == 0 ? null : (Object) (x / y);
+                    case ADD -> SqlValue.ofDouble(x + y);
+                    case SUBTRACT -> SqlValue.ofDouble(x - y);
+                    case MULTIPLY -> SqlValue.ofDouble(x * y);
+                    case DIVIDE -> y == 0 ? SqlValue.NULL : SqlValue.ofDouble(x / y);
                 };
             }
-            BigDecimal x = Values.number(a);
-            BigDecimal y = Values.number(b);
+            BigDecimal x = a.numericPrefix();
+            BigDecimal y = b.numericPrefix();
             return switch (operator) {
-                case ADD -> x.add(y);
-                case SUBTRACT -> x.subtract(y);
-                case MULTIPLY -> x.multiply(y);
-                case DIVIDE -> y.signum() == 0 ? null : x.divide(y, Math.max(x.scale(), 0) + 4, RoundingMode.HALF_UP);
+                case ADD -> SqlValue.ofDecimal(x.add(y));
+                case SUBTRACT -> SqlValue.ofDecimal(x.subtract(y));
+                case MULTIPLY -> SqlValue.ofDecimal(x.multiply(y));
+                case DIVIDE -> y.signum() == 0 ? SqlValue.NULL : SqlValue.ofDecimal(x.divide(y, Math.max(x.scale(), 0) + 4, RoundingMode.HALF_UP));
             };
         }
 
         @Override
         public String toString() {
             return "(" + left + " " + operator + " " + right + ")";
-        }
-    }
-
-    /** Conversions MySQL applies when comparing and computing. */
-    final class Values {
-        private Values() {
-        }
-
-        static BigDecimal number(Object value) {
-            if (value instanceof BigDecimal d) {
-                return d;
-            }
-            if (value instanceof Double || value instanceof Float) {
-                double d = ((Number) value).doubleValue();
-                return Double.isFinite(d) ? new BigDecimal(d) : BigDecimal.ZERO;
-            }
-            if (value instanceof Number n) {
-                return new BigDecimal(n.toString());
-            }
-            if (value instanceof Boolean b) {
-                return b ? BigDecimal.ONE : BigDecimal.ZERO;
-            }
-            return doublePrefix(value.toString());
-        }
-
-        /** A string in numeric context: its longest numeric prefix, 0 without one. */
-        private static BigDecimal doublePrefix(String s) {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("^\\s*([+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?)").matcher(s);
-            return m.find() ? new BigDecimal(m.group(1)) : BigDecimal.ZERO;
-        }
-
-        static int compare(Object a, Object b, Collation collation) {
-            boolean aText = a instanceof String;
-            boolean bText = b instanceof String;
-            if (aText && bText) {
-                return collation.compare((String) a, (String) b);
-            }
-            if (a instanceof byte[] || b instanceof byte[]) {
-                return java.util.Arrays.compareUnsigned(bytes(a), bytes(b));
-            }
-            if (a instanceof Number || b instanceof Number || a instanceof Boolean || b instanceof Boolean) {
-                return number(a).compareTo(number(b));
-            }
-            return a.toString().compareTo(b.toString());
-        }
-
-        private static byte[] bytes(Object value) {
-            return value instanceof byte[] b ? b : value.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
         }
     }
 }

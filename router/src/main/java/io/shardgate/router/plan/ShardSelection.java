@@ -1,5 +1,6 @@
 package io.shardgate.router.plan;
 
+import io.shardgate.router.value.SqlValue;
 import io.shardgate.errors.ErrorCode;
 import io.shardgate.router.shard.ShardRanges;
 import io.shardgate.router.vindex.ShardKey;
@@ -98,7 +99,7 @@ public sealed interface ShardSelection {
         private Set<String> shardsOf(List<ValueSource> values, List<Object> parameters) {
             Set<String> shards = new LinkedHashSet<>();
             for (ValueSource source : values) {
-                Object value = source.value(parameters);
+                SqlValue value = source.value(parameters);
                 Optional<ShardKey> key = vindex.keyType().lookup(value);
                 if (key.isPresent()) {
                     vindex.shardOf(key.get(), ranges).ifPresent(shards::add);

@@ -22,7 +22,7 @@ public record ShardSql(String text, List<ValueSource> parameters) {
     public List<Object> bind(List<Object> executionParameters) {
         List<Object> values = new ArrayList<>(parameters.size());
         for (ValueSource source : parameters) {
-            values.add(source.value(executionParameters));
+            values.add(source.value(executionParameters).toJava());
         }
         return values;
     }

@@ -1,6 +1,7 @@
 package io.shardgate.router.plan;
 
 import io.shardgate.errors.ErrorCode;
+import io.shardgate.router.value.SqlValue;
 
 import java.math.BigInteger;
 import java.util.List;
@@ -13,22 +14,35 @@ import static java.util.Objects.requireNonNull;
  */
 public sealed interface ValueSource {
 
-    /** The value, given the execution's parameters. */
-    Object value(List<Object> parameters);
+    /** The value, given the execution's parameters (Java values, see {@link SqlValue#of}). */
+    SqlValue value(List<Object> parameters);
 
     /** How EXPLAIN shows it: the literal, or {@code ?N} (zero-based) for a parameter. */
     String describe();
 
-    /** A literal of the statement, as Java sees it (null for NULL). */
-    record Literal(Object value) implements ValueSource {
+    /** A literal of the statement ({@link SqlValue#NULL} for NULL). */
+    record Literal(SqlValue value) implements ValueSource {
+        public Literal {
+            requireNonNull(value, "value is null");
+        }
+
+        /** A literal of this Java value (see {@link SqlValue#of}). */
+        public static Literal of(Object value) {
+            return new Literal(SqlValue.of(value));
+        }
+
         @Override
-        public Object value(List<Object> parameters) {
+        public SqlValue value(List<Object> parameters) {
             return value;
         }
 
         @Override
         public String describe() {
-            return value == null ? "NULL" : value instanceof String s ? "'" + s.replace("'", "''") + "'" : value.toString();
+            return switch (value.type()) {
+                case NULL -> "NULL";
+                case TEXT -> "'" + value.text().replace("'", "''") + "'";
+                default -> value.toString();
+            };
         }
     }
 
@@ -41,11 +55,11 @@ public sealed interface ValueSource {
         }
 
         @Override
-        public Object value(List<Object> parameters) {
+        public SqlValue value(List<Object> parameters) {
             if (index >= parameters.size()) {
                 throw ErrorCode.WRONG_PARAMETER_COUNT.exception(index + 1, parameters.size());
             }
-            return parameters.get(index);
+            return SqlValue.of(parameters.get(index));
         }
 
         @Override
@@ -62,8 +76,8 @@ public sealed interface ValueSource {
         }
 
         @Override
-        public Object value(List<Object> parameters) {
-            return integer(left.value(parameters)).add(integer(right.value(parameters)));
+        public SqlValue value(List<Object> parameters) {
+            return SqlValue.of(integer(left.value(parameters)).add(integer(right.value(parameters))));
         }
 
         @Override
@@ -73,12 +87,18 @@ public sealed interface ValueSource {
     }
 
     /** A LIMIT value as an integer: MySQL accepts only non-negative integers there. */
-    static BigInteger integer(Object value) {
-        if (value instanceof Number number && !(value instanceof Double) && !(value instanceof Float)) {
-            return new BigInteger(number.toString());
-        }
-        if (value instanceof String s && s.strip().matches("\\d+")) {
-            return new BigInteger(s.strip());
+    static BigInteger integer(SqlValue value) {
+        switch (value.type()) {
+            case INTEGER, BIG_INTEGER, DECIMAL -> {
+                return new BigInteger(value.toJava().toString());
+            }
+            case TEXT -> {
+                if (value.text().strip().matches("\\d+")) {
+                    return new BigInteger(value.text().strip());
+                }
+            }
+            default -> {
+            }
         }
         throw ErrorCode.UNSUPPORTED.exception("LIMIT " + value + ": LIMIT takes non-negative integers");
     }

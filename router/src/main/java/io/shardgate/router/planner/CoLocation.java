@@ -216,8 +216,8 @@ final class CoLocation {
         if (column.isPresent()) {
             return Optional.of(column.get());
         }
-        return Literals.of(expr).map(value -> value instanceof ValueSource.Literal literal && literal.value() != null
-                ? "literal " + literal.value().getClass().getSimpleName() + " " + literal.describe()
+        return Literals.of(expr).map(value -> value instanceof ValueSource.Literal literal && !literal.value().isNull()
+                ? "literal " + literal.value().toJava().getClass().getSimpleName() + " " + literal.describe()
                 : value instanceof ValueSource.Parameter ? value.describe() : null);
     }
 

@@ -100,6 +100,9 @@ final class DdlPlanner {
             @Override
             public boolean visit(SQLExprTableSource source) {
                 if (source.getExpr() instanceof SQLName) {
+                    if (source.getTableName() == null) {
+                        throw ErrorCode.UNSUPPORTED.exception("a table reference without a table name: " + source.getExpr());
+                    }
                     tables.add(new String[] {Names.plain(source.getSchema()), Names.plain(source.getTableName())});
                 }
                 return true;

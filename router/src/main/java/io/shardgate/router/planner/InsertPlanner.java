@@ -19,6 +19,7 @@ import io.shardgate.router.plan.PlanNode;
 import io.shardgate.router.plan.ValueSource;
 import io.shardgate.router.schema.Sequence;
 import io.shardgate.router.schema.ShardedTable;
+import io.shardgate.router.value.SqlValue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -145,8 +146,8 @@ final class InsertPlanner {
         for (InsertRow row : rows) {
             InsertSplit.literalKey(row).ifPresent(key -> split.shardOf(row, key));
             if (row.values().get(row.keyIndex()) instanceof InsertValue.Written written && written.value().orElse(null) instanceof ValueSource.Literal literal
-                    && literal.value() == null) {
-                split.shardOf(row, null);
+                    && literal.value().isNull()) {
+                split.shardOf(row, SqlValue.NULL);
             }
         }
         return split;

@@ -10,6 +10,7 @@ import com.alibaba.druid.sql.ast.expr.SQLNullExpr;
 import com.alibaba.druid.sql.ast.expr.SQLNumberExpr;
 import com.alibaba.druid.sql.ast.expr.SQLVariantRefExpr;
 import io.shardgate.router.plan.ValueSource;
+import io.shardgate.router.value.SqlValue;
 
 import java.math.BigInteger;
 import java.util.Optional;
@@ -28,27 +29,27 @@ final class Literals {
         }
         if (expr instanceof SQLIntegerExpr integer) {
             Number n = integer.getNumber();
-            Object value = n instanceof BigInteger big ? big : (Object) n.longValue();
+            SqlValue value = n instanceof BigInteger big ? SqlValue.of(big) : SqlValue.ofLong(n.longValue());
             return Optional.of(new ValueSource.Literal(value));
         }
         if (expr instanceof SQLNumberExpr number) {
             return Optional.of(new ValueSource.Literal(number.getNumber() instanceof java.math.BigDecimal d
-                    ? d : (Object) number.getNumber().doubleValue()));
+                    ? SqlValue.ofDecimal(d) : SqlValue.ofDouble(number.getNumber().doubleValue())));
         }
         if (expr instanceof SQLCharExpr text && expr.getClass() == SQLCharExpr.class && text.getCollate() == null) {
-            return Optional.of(new ValueSource.Literal(text.getText()));
+            return Optional.of(new ValueSource.Literal(SqlValue.ofText(text.getText())));
         }
         if (expr instanceof SQLNCharExpr text) {
-            return Optional.of(new ValueSource.Literal(text.getText()));
+            return Optional.of(new ValueSource.Literal(SqlValue.ofText(text.getText())));
         }
         if (expr instanceof SQLNullExpr) {
-            return Optional.of(new ValueSource.Literal(null));
+            return Optional.of(new ValueSource.Literal(SqlValue.NULL));
         }
         if (expr instanceof SQLHexExpr hex) {
-            return Optional.of(new ValueSource.Literal(hex.toBytes()));
+            return Optional.of(new ValueSource.Literal(SqlValue.ofBytes(hex.toBytes())));
         }
         if (expr instanceof SQLBooleanExpr bool) {
-            return Optional.of(new ValueSource.Literal(bool.getBooleanValue() ? 1L : 0L));
+            return Optional.of(new ValueSource.Literal(SqlValue.ofLong(bool.getBooleanValue() ? 1 : 0)));
         }
         return Optional.empty();
     }

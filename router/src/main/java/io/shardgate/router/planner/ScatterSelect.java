@@ -1,13 +1,10 @@
 package io.shardgate.router.planner;
 
 import com.alibaba.druid.sql.ast.SQLExpr;
-import com.alibaba.druid.sql.ast.SQLLimit;
 import com.alibaba.druid.sql.ast.SQLOrderingSpecification;
 import com.alibaba.druid.sql.ast.SQLSetQuantifier;
 import com.alibaba.druid.sql.ast.expr.SQLAggregateExpr;
-import com.alibaba.druid.sql.ast.expr.SQLAllColumnExpr;
 import com.alibaba.druid.sql.ast.expr.SQLIdentifierExpr;
-import com.alibaba.druid.sql.ast.expr.SQLIntegerExpr;
 import com.alibaba.druid.sql.ast.expr.SQLNullExpr;
 import com.alibaba.druid.sql.ast.expr.SQLPropertyExpr;
 import com.alibaba.druid.sql.ast.statement.SQLSelectGroupByClause;
@@ -16,10 +13,14 @@ import com.alibaba.druid.sql.ast.statement.SQLSelectOrderByItem;
 import com.alibaba.druid.sql.ast.statement.SQLSelectQueryBlock;
 import com.alibaba.druid.sql.dialect.mysql.ast.statement.MySqlSelectQueryBlock;
 import io.shardgate.errors.ErrorCode;
-import io.shardgate.router.exec.Aggregate;
 import io.shardgate.router.exec.AggregateFunction;
-import io.shardgate.router.exec.ColumnRef;
 import io.shardgate.router.exec.SortKey;
+import io.shardgate.router.planner.ScatterColumns.HelperRef;
+import io.shardgate.router.planner.ScatterColumns.ItemRef;
+import io.shardgate.router.planner.ScatterColumns.Key;
+import io.shardgate.router.planner.ScatterColumns.PositionRef;
+import io.shardgate.router.planner.ScatterColumns.Ref;
+import io.shardgate.router.planner.ScatterColumns.SpecDraft;
 import io.shardgate.router.plan.AggregateMerge;
 import io.shardgate.router.plan.Distinct;
 import io.shardgate.router.plan.GroupByMerge;
@@ -34,7 +35,6 @@ import io.shardgate.router.plan.RowExpression;
 import io.shardgate.router.plan.ShardSql;
 import io.shardgate.router.plan.ValueSource;
 
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -56,44 +56,19 @@ import java.util.function.Function;
  * </ul>
  *
  * Columns the merge needs but the select list lacks are appended as helper columns, dropped by
- * {@link Project} at the end. Anything else is refused with the construct named.
+ * {@link Project} at the end ({@link ScatterColumns} keeps them and resolves every column
+ * reference; {@link ScatterLimit} handles LIMIT). Anything else is refused with the construct named.
  */
 final class ScatterSelect {
-
-    /** A result column during planning: a select item, a position, or a helper column. */
-    private sealed interface Ref {
-    }
-
-    private record ItemRef(int item) implements Ref {
-    }
-
-    private record PositionRef(int index) implements Ref {
-    }
-
-    private record HelperRef(int helper) implements Ref {
-    }
-
-    private record Key(Ref ref, boolean descending, Tokens.Fragment text) {
-    }
 
     private final PlanContext context;
     private final SqlRewriter rewriter;
     private final ColumnResolver resolver;
     private final Function<ShardSql, Route> route;
     private final Tokens tokens;
-    private final List<Tokens.Fragment> helpers = new ArrayList<>();
-    private final List<Aggregate> aggregates = new ArrayList<>();
-    private final List<SpecDraft> specs = new ArrayList<>();
     private SQLSelectQueryBlock block;
     private SelectClauses clauses;
-    private int itemCount;
-    private boolean[] starBefore;
-    private boolean[] starAfter;
-    private boolean anyStar;
-
-    /** An aggregate spec whose columns are resolved once the helper count is known. */
-    private record SpecDraft(AggregateFunction function, Ref column, Ref count) {
-    }
+    private ScatterColumns columns;
 
     ScatterSelect(PlanContext context, SqlRewriter rewriter, ColumnResolver resolver, Function<ShardSql, Route> route) {
         this.context = context;
@@ -110,19 +85,7 @@ final class ScatterSelect {
                 .filter(c -> c.items.size() == block.getSelectList().size())
                 .orElseThrow(() -> ErrorCode.UNSUPPORTED.exception("this form of SELECT across shards"));
         refuseUnmergeable();
-        itemCount = block.getSelectList().size();
-        starBefore = new boolean[itemCount];
-        starAfter = new boolean[itemCount];
-        for (int i = 0; i < itemCount; i++) {
-            boolean star = isStar(item(i));
-            anyStar |= star;
-            for (int j = i + 1; j < itemCount && star; j++) {
-                starBefore[j] = true;
-            }
-            for (int j = 0; j < i && star; j++) {
-                starAfter[j] = true;
-            }
-        }
+        columns = new ScatterColumns(block);
         SQLSelectGroupByClause groupBy = block.getGroupBy();
         List<SQLExpr> groupItems = groupBy == null ? List.of() : groupBy.getItems();
         SQLExpr having = groupBy == null ? null : groupBy.getHaving();
@@ -148,19 +111,19 @@ final class ScatterSelect {
     private PlanNode rows() {
         List<Key> order = userOrder(false);
         boolean distinct = block.getDistionOption() == SQLSetQuantifier.DISTINCT || block.getDistionOption() == SQLSetQuantifier.DISTINCTROW;
-        if (distinct && !helpers.isEmpty()) {
-            throw ErrorCode.UNSUPPORTED.exception("ORDER BY " + helpers.get(0).text()
+        if (distinct && !columns.helpers().isEmpty()) {
+            throw ErrorCode.UNSUPPORTED.exception("ORDER BY " + columns.helpers().get(0).text()
                     + " outside the SELECT DISTINCT list across shards (a helper column would change what is distinct)");
         }
-        Optional<Limit> limit = limit();
-        limit.ifPresent(this::pushLimit);
+        Optional<ScatterLimit> limit = ScatterLimit.of(block, clauses);
+        limit.ifPresent(l -> l.push(clauses, rewriter));
         Route shards = finishRoute();
-        PlanNode node = order.isEmpty() ? shards : new MergeSort(shards, sortKeys(order));
+        PlanNode node = order.isEmpty() ? shards : new MergeSort(shards, columns.sortKeys(order));
         return wrapLimitAndProject(node, limit);
     }
 
     private PlanNode distinctRows() {
-        if (anyStar) {
+        if (columns.anyStar()) {
             throw ErrorCode.UNSUPPORTED.exception("SELECT DISTINCT * across shards");
         }
         List<Key> order = new ArrayList<>(userOrder(false));
@@ -171,9 +134,9 @@ final class ScatterSelect {
             }
         }
         List<Tokens.Fragment> extra = new ArrayList<>();
-        for (int i = 0; i < itemCount; i++) {
+        for (int i = 0; i < columns.itemCount(); i++) {
             Ref item = new PositionRef(i);
-            if (order.stream().noneMatch(k -> column(k.ref()).equals(column(item)))) {
+            if (order.stream().noneMatch(k -> columns.column(k.ref()).equals(columns.column(item)))) {
                 order.add(new Key(item, false, Tokens.Fragment.of(Integer.toString(i + 1))));
                 extra.add(Tokens.Fragment.of(Integer.toString(i + 1)));
             }
@@ -186,20 +149,20 @@ final class ScatterSelect {
                 writeOrderBy(order);
             }
         }
-        Optional<Limit> limit = limit();
-        limit.ifPresent(this::pushLimit);
+        Optional<ScatterLimit> limit = ScatterLimit.of(block, clauses);
+        limit.ifPresent(l -> l.push(clauses, rewriter));
         Route shards = finishRoute();
-        return wrapLimitAndProject(new Distinct(new MergeSort(shards, sortKeys(order))), limit);
+        return wrapLimitAndProject(new Distinct(new MergeSort(shards, columns.sortKeys(order))), limit);
     }
 
     private PlanNode scalarAggregate(SQLExpr having) {
         collectAggregateItems();
         Optional<RowExpression> condition = Optional.ofNullable(having).map(this::compileHaving);
         clauses.having.ifPresent(h -> deleteClause(h.span()));
-        Optional<Limit> limit = limit();
+        Optional<ScatterLimit> limit = ScatterLimit.of(block, clauses);
         clauses.limit.ifPresent(l -> deleteClause(l.span()));
         Route shards = finishRoute();
-        PlanNode node = new AggregateMerge(shards, resolvedAggregates());
+        PlanNode node = new AggregateMerge(shards, columns.resolvedAggregates());
         if (condition.isPresent()) {
             node = new HavingFilter(node, condition.get());
         }
@@ -218,7 +181,7 @@ final class ScatterSelect {
         List<Key> groupKeys = new ArrayList<>();
         for (int i = 0; i < groupItems.size(); i++) {
             Tokens.Fragment text = tokens.fragment(spans.get(i).expression().start(), spans.get(i).expression().end());
-            groupKeys.add(new Key(ref(groupItems.get(i), text, false), false, text));
+            groupKeys.add(new Key(columns.ref(groupItems.get(i), text, false), false, text));
         }
         List<Key> userOrder = userOrder(true);
         Optional<RowExpression> condition = Optional.ofNullable(having).map(this::compileHaving);
@@ -237,16 +200,16 @@ final class ScatterSelect {
         }
         writeOrderBy(shardOrder);
         clauses.having.ifPresent(h -> deleteClause(h.span()));
-        Optional<Limit> limit = limit();
+        Optional<ScatterLimit> limit = ScatterLimit.of(block, clauses);
         clauses.limit.ifPresent(l -> deleteClause(l.span()));
         Route shards = finishRoute();
-        List<SortKey> groupSortKeys = groupKeys.stream().map(k -> new SortKey(column(k.ref()), false)).toList();
-        PlanNode node = new GroupByMerge(new MergeSort(shards, sortKeys(shardOrder)), groupSortKeys, resolvedAggregates());
+        List<SortKey> groupSortKeys = groupKeys.stream().map(k -> new SortKey(columns.column(k.ref()), false)).toList();
+        PlanNode node = new GroupByMerge(new MergeSort(shards, columns.sortKeys(shardOrder)), groupSortKeys, columns.resolvedAggregates());
         if (condition.isPresent()) {
             node = new HavingFilter(node, condition.get());
         }
         if (!orderOnGroupKeys && !userOrder.isEmpty()) {
-            node = new MemorySort(node, sortKeys(userOrder));
+            node = new MemorySort(node, columns.sortKeys(userOrder));
         }
         return wrapLimitAndProject(node, limit);
     }
@@ -271,8 +234,8 @@ final class ScatterSelect {
     }
 
     private void collectAggregateItems() {
-        for (int i = 0; i < itemCount; i++) {
-            SQLExpr expr = item(i).getExpr();
+        for (int i = 0; i < columns.itemCount(); i++) {
+            SQLExpr expr = columns.item(i).getExpr();
             List<SQLAggregateExpr> found = Aggregates.in(expr);
             if (found.isEmpty()) {
                 continue;
@@ -281,22 +244,17 @@ final class ScatterSelect {
                 throw ErrorCode.UNSUPPORTED.exception("an aggregate inside an expression across shards: "
                         + tokens.fragment(clauses.items.get(i).start(), clauses.items.get(i).end()).text());
             }
-            AggregateFunction function = mergeable(aggregate);
-            if (starBefore[i] && starAfter[i]) {
+            AggregateFunction function = ScatterColumns.mergeable(aggregate);
+            if (!columns.reachable(i)) {
                 throw ErrorCode.UNSUPPORTED.exception("an aggregate between two * columns across shards");
             }
             if (function == AggregateFunction.AVG) {
                 rewriteAverage(i, aggregate);
             }
             else {
-                specs.add(new SpecDraft(function, new ItemRef(i), null));
+                columns.addItemAggregate(new SpecDraft(function, new ItemRef(i), null));
             }
         }
-    }
-
-    private static AggregateFunction mergeable(SQLAggregateExpr aggregate) {
-        return Aggregates.mergeable(aggregate).orElseThrow(() -> ErrorCode.UNSUPPORTED.exception(
-                Aggregates.text(aggregate) + " across shards"));
     }
 
     /** {@code AVG(x)} is sent as {@code SUM(x) AS `AVG(x)`} with a {@code COUNT(x)} helper column. */
@@ -315,11 +273,11 @@ final class ScatterSelect {
             throw ErrorCode.UNSUPPORTED.exception("this form of AVG across shards");
         }
         Tokens.Fragment argument = tokens.fragment(tokens.get(open + 1).start(), tokens.get(close - 1).end());
-        String alias = item(item).getAlias() == null ? " AS " + Names.quote(tokens.sql().substring(span.start(), span.end())) : "";
+        String alias = columns.item(item).getAlias() == null ? " AS " + Names.quote(tokens.sql().substring(span.start(), span.end())) : "";
         rewriter.replace(tokens.get(open - 1).start(), tokens.get(close).end(),
                 new Tokens.Fragment("SUM(" + argument.text() + ")" + alias, argument.parameters()));
-        HelperRef count = addHelper(new Tokens.Fragment("COUNT(" + argument.text() + ")", argument.parameters()));
-        specs.add(new SpecDraft(AggregateFunction.AVG, new ItemRef(item), count));
+        HelperRef count = columns.addHelper(new Tokens.Fragment("COUNT(" + argument.text() + ")", argument.parameters()));
+        columns.addItemAggregate(new SpecDraft(AggregateFunction.AVG, new ItemRef(item), count));
     }
 
     // ---- keys and columns
@@ -339,7 +297,7 @@ final class ScatterSelect {
             SQLSelectOrderByItem item = items.get(i);
             Tokens.Fragment text = tokens.fragment(spans.get(i).expression().start(), spans.get(i).expression().end());
             boolean descending = item.getType() == SQLOrderingSpecification.DESC;
-            keys.add(new Key(ref(item.getExpr(), text, aggregating), descending, text));
+            keys.add(new Key(columns.ref(item.getExpr(), text, aggregating), descending, text));
         }
         return keys;
     }
@@ -347,100 +305,6 @@ final class ScatterSelect {
     private boolean isOrderByNull() {
         List<SQLSelectOrderByItem> items = block.getOrderBy().getItems();
         return items.size() == 1 && items.get(0).getExpr() instanceof SQLNullExpr;
-    }
-
-    /** The result column of an ORDER BY / GROUP BY / HAVING expression; a helper column when the select list lacks it. */
-    private Ref ref(SQLExpr expr, Tokens.Fragment text, boolean aggregating) {
-        if (expr instanceof SQLIntegerExpr position) {
-            int p = position.getNumber().intValue();
-            if (p < 1) {
-                throw ErrorCode.UNSUPPORTED.exception("ORDER BY or GROUP BY position " + p);
-            }
-            return new PositionRef(p - 1);
-        }
-        if (expr instanceof SQLIdentifierExpr identifier) {
-            for (int i = 0; i < itemCount; i++) {
-                if (Names.same(item(i).getAlias(), identifier.getName()) && reachable(i)) {
-                    return new ItemRef(i);
-                }
-            }
-        }
-        String normalized = Aggregates.normalized(expr);
-        for (int i = 0; i < itemCount; i++) {
-            if (!isStar(item(i)) && Aggregates.normalized(item(i).getExpr()).equals(normalized) && reachable(i)) {
-                return new ItemRef(i);
-            }
-        }
-        if (aggregating && expr instanceof SQLAggregateExpr aggregate) {
-            return helperAggregate(aggregate, text);
-        }
-        if (aggregating && !Aggregates.in(expr).isEmpty()) {
-            throw ErrorCode.UNSUPPORTED.exception("an aggregate inside an expression across shards: " + text.text());
-        }
-        return addHelper(text);
-    }
-
-    /** An aggregate only ORDER BY or HAVING uses: a helper column merged like the select list's. */
-    private Ref helperAggregate(SQLAggregateExpr aggregate, Tokens.Fragment text) {
-        AggregateFunction function = mergeable(aggregate);
-        if (function != AggregateFunction.AVG) {
-            HelperRef helper = addHelper(text);
-            addSpec(new SpecDraft(function, helper, null));
-            return helper;
-        }
-        if (aggregate.getArguments().size() != 1) {
-            throw ErrorCode.UNSUPPORTED.exception(Aggregates.text(aggregate) + " across shards");
-        }
-        String argument = Aggregates.text(aggregate.getArguments().get(0));
-        HelperRef sum = addHelper(Tokens.Fragment.of("SUM(" + argument + ")"));
-        HelperRef count = addHelper(Tokens.Fragment.of("COUNT(" + argument + ")"));
-        addSpec(new SpecDraft(AggregateFunction.AVG, sum, count));
-        return sum;
-    }
-
-    /** Whether item {@code i}'s position can be known: no {@code *} on both sides of it. */
-    private boolean reachable(int i) {
-        return !(starBefore[i] && starAfter[i]);
-    }
-
-    /** A helper column with this text; the same text twice is one helper. */
-    private HelperRef addHelper(Tokens.Fragment text) {
-        if (text.text().contains("?") && text.parameters().isEmpty()) {
-            throw ErrorCode.UNSUPPORTED.exception("a parameter in " + text.text() + " across shards");
-        }
-        int existing = helpers.indexOf(text);
-        if (existing >= 0) {
-            return new HelperRef(existing);
-        }
-        helpers.add(text);
-        return new HelperRef(helpers.size() - 1);
-    }
-
-    private void addSpec(SpecDraft spec) {
-        if (specs.stream().noneMatch(s -> s.column().equals(spec.column()))) {
-            specs.add(spec);
-        }
-    }
-
-    private ColumnRef column(Ref ref) {
-        if (ref instanceof PositionRef position) {
-            return ColumnRef.at(position.index());
-        }
-        if (ref instanceof ItemRef item) {
-            int i = item.item();
-            return !starBefore[i] ? ColumnRef.at(i) : ColumnRef.fromEnd(itemCount - i + helpers.size());
-        }
-        int h = ((HelperRef) ref).helper();
-        return anyStar ? ColumnRef.fromEnd(helpers.size() - h) : ColumnRef.at(itemCount + h);
-    }
-
-    private List<SortKey> sortKeys(List<Key> keys) {
-        return keys.stream().map(k -> new SortKey(column(k.ref()), k.descending())).toList();
-    }
-
-    private List<Aggregate> resolvedAggregates() {
-        return specs.stream().map(s -> s.count() == null ? Aggregate.of(s.function(), column(s.column()))
-                : Aggregate.avg(column(s.column()), column(s.count()))).toList();
     }
 
     private boolean isTopShardKey(SQLExpr expr) {
@@ -462,7 +326,7 @@ final class ScatterSelect {
         return new HavingCompiler(expr -> {
             if (expr instanceof SQLAggregateExpr || expr instanceof SQLIdentifierExpr || expr instanceof SQLPropertyExpr) {
                 String text = Aggregates.text(expr);
-                return new RowExpression.Column(column(ref(expr, Tokens.Fragment.of(text), true)));
+                return new RowExpression.Column(columns.column(columns.ref(expr, Tokens.Fragment.of(text), true)));
             }
             return null;
         });
@@ -470,45 +334,9 @@ final class ScatterSelect {
 
     // ---- LIMIT
 
-    private record Limit(ValueSource offset, ValueSource count) {
-    }
-
-    private Optional<Limit> limit() {
-        SQLLimit limit = block.getLimit();
-        if (limit == null) {
-            return Optional.empty();
-        }
-        if (clauses.limit.isEmpty()) {
-            throw ErrorCode.UNSUPPORTED.exception("this form of LIMIT across shards");
-        }
-        ValueSource count = Literals.of(limit.getRowCount()).orElseThrow(() -> ErrorCode.UNSUPPORTED.exception(
-                "LIMIT " + Aggregates.text(limit.getRowCount())));
-        ValueSource offset = limit.getOffset() == null ? new ValueSource.Literal(0L)
-                : Literals.of(limit.getOffset()).orElseThrow(() -> ErrorCode.UNSUPPORTED.exception(
-                        "OFFSET " + Aggregates.text(limit.getOffset())));
-        return Optional.of(new Limit(offset, count));
-    }
-
-    /** Each shard gets LIMIT offset+count: the rows the merged result keeps are among each shard's first offset+count. */
-    private void pushLimit(Limit limit) {
-        SelectClauses.Span span = clauses.limit.orElseThrow().span();
-        Tokens.Fragment sent;
-        if (limit.offset() instanceof ValueSource.Literal o && limit.count() instanceof ValueSource.Literal c) {
-            BigInteger total = ValueSource.integer(o.value()).add(ValueSource.integer(c.value()));
-            sent = Tokens.Fragment.of("LIMIT " + total);
-        }
-        else if (limit.offset() instanceof ValueSource.Literal o && ValueSource.integer(o.value()).signum() == 0) {
-            sent = new Tokens.Fragment("LIMIT ?", List.of(limit.count()));
-        }
-        else {
-            sent = new Tokens.Fragment("LIMIT ?", List.of(new ValueSource.Sum(limit.offset(), limit.count())));
-        }
-        rewriter.replace(span.start(), span.end(), sent);
-    }
-
-    private PlanNode wrapLimitAndProject(PlanNode node, Optional<Limit> limit) {
-        PlanNode result = limit.<PlanNode>map(l -> new LimitOffset(node, l.offset(), l.count())).orElse(node);
-        return helpers.isEmpty() ? result : new Project(result, helpers.size());
+    private PlanNode wrapLimitAndProject(PlanNode node, Optional<ScatterLimit> limit) {
+        PlanNode result = limit.map(l -> l.above(node)).orElse(node);
+        return columns.helpers().isEmpty() ? result : new Project(result, columns.helpers().size());
     }
 
     // ---- text edits
@@ -536,8 +364,8 @@ final class ScatterSelect {
     }
 
     private Route finishRoute() {
-        if (!helpers.isEmpty()) {
-            rewriter.insert(clauses.itemsEnd, join(", ", helpers, ", "));
+        if (!columns.helpers().isEmpty()) {
+            rewriter.insert(clauses.itemsEnd, join(", ", columns.helpers(), ", "));
         }
         return route.apply(rewriter.build());
     }
@@ -553,15 +381,6 @@ final class ScatterSelect {
     }
 
     // ---- small helpers
-
-    private SQLSelectItem item(int i) {
-        return block.getSelectList().get(i);
-    }
-
-    private static boolean isStar(SQLSelectItem item) {
-        return item.getExpr() instanceof SQLAllColumnExpr
-                || (item.getExpr() instanceof SQLPropertyExpr p && p.getName().equals("*"));
-    }
 
     private int topSelect() {
         for (int i = 0; i < tokens.size(); i++) {

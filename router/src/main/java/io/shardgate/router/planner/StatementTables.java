@@ -10,6 +10,7 @@ import com.alibaba.druid.sql.ast.statement.SQLTableSource;
 import com.alibaba.druid.sql.ast.statement.SQLWithSubqueryClause;
 import com.alibaba.druid.sql.dialect.mysql.ast.statement.MySqlDeleteStatement;
 import com.alibaba.druid.sql.dialect.mysql.visitor.MySqlASTVisitorAdapter;
+import io.shardgate.errors.ErrorCode;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -44,6 +45,10 @@ final class StatementTables {
                 }
                 String name = Names.plain(source.getTableName());
                 String schema = Names.plain(source.getSchema());
+                if (name == null) {
+                    // A name the parser took without a table in it, such as MySQL's user@host form in FROM t@.
+                    throw ErrorCode.UNSUPPORTED.exception("a table reference without a table name: " + source.getExpr());
+                }
                 if (schema == null && (name.equalsIgnoreCase("dual") || cteNames.contains(name.toLowerCase(Locale.ROOT)))) {
                     return true;
                 }

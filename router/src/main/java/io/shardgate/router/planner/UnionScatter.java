@@ -22,6 +22,7 @@ import io.shardgate.router.plan.PlanNode;
 import io.shardgate.router.plan.Route;
 import io.shardgate.router.plan.ShardSql;
 import io.shardgate.router.plan.ValueSource;
+import io.shardgate.router.value.SqlValue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -71,7 +72,7 @@ final class UnionScatter {
             }
             count = Literals.of(limit.getRowCount()).orElseThrow(() -> ErrorCode.UNSUPPORTED.exception("LIMIT "
                     + Aggregates.text(limit.getRowCount())));
-            offset = limit.getOffset() == null ? new ValueSource.Literal(0L) : Literals.of(limit.getOffset())
+            offset = limit.getOffset() == null ? new ValueSource.Literal(SqlValue.ofLong(0)) : Literals.of(limit.getOffset())
                     .orElseThrow(() -> ErrorCode.UNSUPPORTED.exception("OFFSET " + Aggregates.text(limit.getOffset())));
             SelectClauses.Span span = last.limit.get().span();
             Tokens.Fragment sent = offset instanceof ValueSource.Literal o && count instanceof ValueSource.Literal c

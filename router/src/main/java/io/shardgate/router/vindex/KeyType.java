@@ -2,6 +2,8 @@ package io.shardgate.router.vindex;
 
 import io.shardgate.router.collation.Collation;
 import io.shardgate.router.collation.Collations;
+import io.shardgate.router.value.MySqlNumbers;
+import io.shardgate.router.value.SqlValue;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -101,18 +103,23 @@ public final class KeyType {
 
     /**
      * The canonical key of the rows {@code WHERE key = value} matches, or empty when there is none
-     * to pin them to (the statement then scatters). {@code value} is a literal or parameter as Java
-     * sees it: Long, BigInteger, BigDecimal, Double, String, byte[], Boolean, or null.
+     * to pin them to (the statement then scatters). A Java null is NULL.
      */
-    public Optional<ShardKey> lookup(Object value) {
-        if (value == null) {
+    public Optional<ShardKey> lookup(SqlValue value) {
+        if (value == null || value.isNull()) {
             return Optional.empty();
         }
+        boolean string = value.type() == SqlValue.Type.TEXT || value.type() == SqlValue.Type.BYTES;
         return switch (kind) {
             case INTEGER -> lookupInteger(value).map(this::integerKey);
-            case STRING -> (value instanceof String || value instanceof byte[]) ? text(value).map(this::stringKey) : Optional.empty();
-            case BINARY -> (value instanceof String || value instanceof byte[]) ? Optional.of(binaryKey(bytes(value))) : Optional.empty();
+            case STRING -> string ? text(value).map(this::stringKey) : Optional.empty();
+            case BINARY -> string ? Optional.of(binaryKey(bytes(value))) : Optional.empty();
         };
+    }
+
+    /** {@link #lookup(SqlValue)} of a Java value (see {@link SqlValue#of}). */
+    public Optional<ShardKey> lookup(Object value) {
+        return lookup(SqlValue.of(value));
     }
 
     /**
@@ -120,22 +127,22 @@ public final class KeyType {
      * compared with an integer column. (When {@link #lookup} is empty and this is false, rows with
      * several keys may match, so every shard must be asked.)
      */
-    public boolean matchesNoRow(Object value) {
-        if (value == null) {
+    public boolean matchesNoRow(SqlValue value) {
+        if (value == null || value.isNull()) {
             return true;
         }
         if (kind != Kind.INTEGER) {
             return false;
         }
+        if (value.type() == SqlValue.Type.DECIMAL) {
+            return integral(value.decimalValue()).isEmpty();
+        }
         double d;
-        if (value instanceof BigDecimal decimal) {
-            return integral(decimal).isEmpty();
+        if (value.type() == SqlValue.Type.FLOAT) {
+            d = value.doubleValue();
         }
-        else if (value instanceof Double || value instanceof Float) {
-            d = ((Number) value).doubleValue();
-        }
-        else if (value instanceof String s) {
-            d = MySqlNumbers.parseDoublePrefix(s);
+        else if (value.type() == SqlValue.Type.TEXT) {
+            d = MySqlNumbers.parseDoublePrefix(value.text());
         }
         else {
             return false;
@@ -143,17 +150,32 @@ public final class KeyType {
         return Double.isFinite(d) && d != Math.rint(d);
     }
 
+    /** {@link #matchesNoRow(SqlValue)} of a Java value (see {@link SqlValue#of}). */
+    public boolean matchesNoRow(Object value) {
+        return matchesNoRow(SqlValue.of(value));
+    }
+
     /**
      * The canonical key of the value an INSERT stores for {@code value} under strict mode, or empty
-     * when the server would refuse it (error 1366). Not for NULL.
+     * when the server would refuse it (error 1366). Not for NULL. A binary key stores a binary
+     * string's bytes as they are, whatever they are (they are never decoded), and text as its UTF-8.
      */
-    public Optional<ShardKey> store(Object value) {
+    public Optional<ShardKey> store(SqlValue value) {
         requireNonNull(value, "value is null");
+        if (value.isNull()) {
+            throw new NullPointerException("value is NULL");
+        }
         return switch (kind) {
             case INTEGER -> storeInteger(value).map(this::integerKey);
             case STRING -> storedText(value).map(this::stringKey);
-            case BINARY -> storedText(value).map(text -> binaryKey(value instanceof byte[] b ? b : text.getBytes(StandardCharsets.UTF_8)));
+            case BINARY -> value.type() == SqlValue.Type.BYTES ? Optional.of(binaryKey(value.bytes()))
+                    : storedText(value).map(text -> binaryKey(SqlValue.utf8Bytes(text)));
         };
+    }
+
+    /** {@link #store(SqlValue)} of a Java value (see {@link SqlValue#of}). */
+    public Optional<ShardKey> store(Object value) {
+        return store(SqlValue.of(requireNonNull(value, "value is null")));
     }
 
     int compare(ShardKey a, ShardKey b) {
@@ -177,26 +199,14 @@ public final class KeyType {
     }
 
     /** An INT column equals a decimal exactly, and a double or a string as doubles (MySQL's comparison rules). */
-    private static Optional<BigInteger> lookupInteger(Object value) {
-        if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
-            return Optional.of(BigInteger.valueOf(((Number) value).longValue()));
-        }
-        if (value instanceof BigInteger big) {
-            return Optional.of(big);
-        }
-        if (value instanceof BigDecimal decimal) {
-            return integral(decimal);
-        }
-        if (value instanceof Boolean bool) {
-            return Optional.of(bool ? BigInteger.ONE : BigInteger.ZERO);
-        }
-        if (value instanceof Double || value instanceof Float) {
-            return exactDouble(((Number) value).doubleValue());
-        }
-        if (value instanceof String s) {
-            return exactDouble(MySqlNumbers.parseDoublePrefix(s));
-        }
-        return Optional.empty();
+    private static Optional<BigInteger> lookupInteger(SqlValue value) {
+        return switch (value.type()) {
+            case INTEGER, BIG_INTEGER, BOOLEAN -> Optional.of(value.bigInteger());
+            case DECIMAL -> integral(value.decimalValue());
+            case FLOAT -> exactDouble(value.doubleValue());
+            case TEXT -> exactDouble(MySqlNumbers.parseDoublePrefix(value.text()));
+            default -> Optional.empty();
+        };
     }
 
     private static Optional<BigInteger> exactDouble(double d) {
@@ -212,59 +222,50 @@ public final class KeyType {
     }
 
     /** Decimals and numeric strings round half away from zero, doubles half to even, as MariaDB stores them. */
-    private static Optional<BigInteger> storeInteger(Object value) {
-        if (value instanceof BigDecimal decimal) {
-            return Optional.of(decimal.setScale(0, RoundingMode.HALF_UP).toBigIntegerExact());
-        }
-        if (value instanceof Double || value instanceof Float) {
-            double d = ((Number) value).doubleValue();
-            return Double.isFinite(d) ? Optional.of(new BigDecimal(Math.rint(d)).toBigIntegerExact()) : Optional.empty();
-        }
-        if (value instanceof String s) {
-            return MySqlNumbers.parseDecimal(s).map(d -> d.setScale(0, RoundingMode.HALF_UP).toBigIntegerExact());
-        }
-        if (value instanceof byte[]) {
-            return Optional.empty();
-        }
-        return lookupInteger(value);
+    private static Optional<BigInteger> storeInteger(SqlValue value) {
+        return switch (value.type()) {
+            case DECIMAL -> Optional.of(value.decimalValue().setScale(0, RoundingMode.HALF_UP).toBigIntegerExact());
+            case FLOAT -> Double.isFinite(value.doubleValue())
+                    ? Optional.of(new BigDecimal(Math.rint(value.doubleValue())).toBigIntegerExact()) : Optional.empty();
+            case TEXT -> MySqlNumbers.parseDecimal(value.text()).map(d -> d.setScale(0, RoundingMode.HALF_UP).toBigIntegerExact());
+            case BYTES -> Optional.empty();
+            default -> lookupInteger(value);
+        };
     }
 
     /** A string column stores numbers as their decimal text; doubles are refused (their text is ambiguous). */
-    private static Optional<String> storedText(Object value) {
-        if (value instanceof String || value instanceof byte[]) {
-            return text(value);
-        }
-        if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte
-                || value instanceof BigInteger) {
-            return Optional.of(value.toString());
-        }
-        if (value instanceof BigDecimal decimal) {
-            return Optional.of(decimal.toPlainString());
-        }
-        if (value instanceof Boolean bool) {
-            return Optional.of(bool ? "1" : "0");
-        }
-        return Optional.empty();
+    private static Optional<String> storedText(SqlValue value) {
+        return switch (value.type()) {
+            case TEXT, BYTES -> text(value);
+            case INTEGER, BIG_INTEGER -> Optional.of(value.toJava().toString());
+            case DECIMAL -> Optional.of(value.decimalValue().toPlainString());
+            case BOOLEAN -> Optional.of(value.booleanValue() ? "1" : "0");
+            default -> Optional.empty();
+        };
     }
 
-    /** A String, or a byte[] that is valid UTF-8. */
-    private static Optional<String> text(Object value) {
-        if (value instanceof String s) {
-            return Optional.of(s);
+    /** A TEXT value, or a BYTES value that is valid UTF-8 (a character column cannot hold other bytes as given). */
+    private static Optional<String> text(SqlValue value) {
+        if (value.type() == SqlValue.Type.TEXT) {
+            return Optional.of(value.text());
         }
         try {
             return Optional.of(StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap((byte[]) value)).toString());
+                    .decode(ByteBuffer.wrap(value.bytes())).toString());
         }
         catch (CharacterCodingException e) {
             return Optional.empty();
         }
     }
 
-    private static byte[] bytes(Object value) {
-        return value instanceof byte[] b ? b : ((String) value).getBytes(StandardCharsets.UTF_8);
+    /**
+     * A binary string's own bytes; text's bytes as the client sent them (Shardgate assumes a utf8mb4
+     * connection; see {@link SqlValue#utf8Bytes}), never text re-encoded with its malformed bytes replaced.
+     */
+    private static byte[] bytes(SqlValue value) {
+        return value.type() == SqlValue.Type.BYTES ? value.bytes() : SqlValue.utf8Bytes(value.text());
     }
 
     @Override

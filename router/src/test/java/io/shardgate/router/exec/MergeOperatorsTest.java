@@ -1,5 +1,7 @@
 package io.shardgate.router.exec;
 
+import io.shardgate.router.value.SqlValue;
+
 import io.shardgate.errors.ErrorCode;
 import io.shardgate.errors.ShardgateException;
 import org.junit.jupiter.api.Test;
@@ -104,7 +106,7 @@ class MergeOperatorsTest {
 
     @Test
     void filterKeepsMatchingRows() {
-        RowStream filtered = new FilterStream(table("n:INTEGER\n1\n2\n3"), r -> ((Long) r.get(0)) % 2 == 1);
+        RowStream filtered = new FilterStream(table("n:INTEGER\n1\n2\n3"), r -> ((Long) r.get(0).toJava()) % 2 == 1);
         assertThat(drain(filtered)).containsExactly(row(1L), row(3L));
     }
 
@@ -144,8 +146,8 @@ class MergeOperatorsTest {
 
     @Test
     void sumsOverflowingALongBecomeDecimals() {
-        assertThat(Accumulator.sum(Long.MAX_VALUE, 1L)).isEqualTo(new BigDecimal("9223372036854775808"));
-        assertThat(Accumulator.sum(1.5d, 1L)).isEqualTo(2.5d);
+        assertThat(Accumulator.sum(SqlValue.of(Long.MAX_VALUE), SqlValue.of(1L)).toJava()).isEqualTo(new BigDecimal("9223372036854775808"));
+        assertThat(Accumulator.sum(SqlValue.of(1.5d), SqlValue.of(1L)).toJava()).isEqualTo(2.5d);
     }
 
     @Test

@@ -25,11 +25,11 @@ class RowExpressionTest {
     }
 
     private static RowExpression value(Object v) {
-        return new RowExpression.Value(new ValueSource.Literal(v));
+        return new RowExpression.Value(ValueSource.Literal.of(v));
     }
 
     private Object eval(RowExpression e) {
-        return e.evaluate(row, context);
+        return e.evaluate(row, context).toJava();
     }
 
     @Test

@@ -220,4 +220,16 @@ class PlanExecutionTest {
                 List.of("  sql: SELECT * FROM customers WHERE id = ? [?0]"));
         assertThat(shards.sent).isEmpty();
     }
+
+    @Test
+    void aTableReferenceWithoutATableNameIsRefusedNotAnInternalError() {
+        // Found by ShardedPacketFuzzIT: the parser reads "t@" as a user name, whose table name is null.
+        assertThatThrownBy(() -> planner.plan("SELECT * FROM customers@", "shop"))
+                .isInstanceOfSatisfying(ShardgateException.class, e -> assertThat(e.errno()).isEqualTo(1235))
+                .hasMessageContaining("a table reference without a table name");
+        for (String sql : List.of("DROP TABLE customers@", "ALTER TABLE customers@ ADD COLUMN x INT", "DELETE FROM customers@")) {
+            assertThatThrownBy(() -> planner.plan(sql, "shop")).as(sql)
+                    .isInstanceOfSatisfying(ShardgateException.class, e -> assertThat(e.errno()).isEqualTo(1235));
+        }
+    }
 }

@@ -1,6 +1,7 @@
 package io.shardgate.router.vindex;
 
 import io.shardgate.router.collation.Collations;
+import io.shardgate.router.value.SqlValue;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -76,6 +77,28 @@ class KeyTypeTest {
         assertThat(binary.lookup("ab ")).isNotEqualTo(binary.lookup("ab"));
         assertThat(binary.lookup(1L)).isEmpty();
         assertThat(binary.store(12L)).isEqualTo(binary.lookup("12"));
+    }
+
+    @Test
+    void binaryKeysStoreAndHashTheirBytesEvenWhenTheyAreNotUtf8() {
+        byte[] notUtf8 = {(byte) 0xFF, 0x00, (byte) 0xE9};
+        ShardKey stored = KeyType.BINARY.store(SqlValue.ofBytes(notUtf8)).orElseThrow();
+        assertThat(stored.canonical()).containsExactly(notUtf8);
+        assertThat(KeyType.BINARY.lookup(SqlValue.ofBytes(notUtf8))).contains(stored);
+        assertThat(new HashVindex(KeyType.BINARY).keyspaceId(stored)).isEqualTo(XxHash64.hash(notUtf8));
+        assertThat(stored.toString()).isEqualTo("0xff00e9");
+    }
+
+    @Test
+    void binaryKeysFromUtf8ConnectionTextAreTheBytesTheClientSent() {
+        // A utf8mb4 statement with the malformed bytes FF and 80 reads as text with U+DCFF and U+DC80 (surrogateescape).
+        String decoded = "a\uDCFF\u00E9\uDC80\uD83D\uDE00";
+        byte[] sent = {'a', (byte) 0xFF, (byte) 0xC3, (byte) 0xA9, (byte) 0x80, (byte) 0xF0, (byte) 0x9F, (byte) 0x98, (byte) 0x80};
+        ShardKey fromText = KeyType.BINARY.lookup(decoded).orElseThrow();
+        assertThat(fromText.canonical()).containsExactly(sent);
+        assertThat(KeyType.BINARY.lookup(sent)).contains(fromText);
+        assertThat(KeyType.BINARY.store(decoded)).contains(fromText);
+        assertThat(KeyType.BINARY.store(sent)).contains(fromText);
     }
 
     @Test

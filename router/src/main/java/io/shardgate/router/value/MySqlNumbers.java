@@ -1,10 +1,10 @@
-package io.shardgate.router.vindex;
+package io.shardgate.router.value;
 
 import java.math.BigDecimal;
 import java.util.Optional;
 
 /** How MySQL reads numbers out of strings. */
-final class MySqlNumbers {
+public final class MySqlNumbers {
     private MySqlNumbers() {
     }
 
@@ -13,7 +13,7 @@ final class MySqlNumbers {
      * skipped, the longest prefix that is a number is read, and a string without one is 0. So
      * {@code '5abc'} is 5, {@code ' 5'} is 5, {@code 'abc'} and {@code '0x10'} are 0.
      */
-    static double parseDoublePrefix(String s) {
+    public static double parseDoublePrefix(String s) {
         int i = 0;
         int n = s.length();
         while (i < n && isSpace(s.charAt(i))) {
@@ -61,13 +61,25 @@ final class MySqlNumbers {
      * must be a decimal number (with optional fraction and exponent); anything else is refused in
      * strict mode (MariaDB errors 1265 and 1366).
      */
-    static Optional<BigDecimal> parseDecimal(String s) {
+    public static Optional<BigDecimal> parseDecimal(String s) {
         String trimmed = s.strip();
         if (trimmed.isEmpty() || !trimmed.matches("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?")) {
             return Optional.empty();
         }
         return Optional.of(new BigDecimal(trimmed));
     }
+
+    /**
+     * A string in numeric expression context, read exactly: its longest prefix that is a decimal
+     * number (after leading whitespace), 0 without one. {@code '2.5x'} is 2.5.
+     */
+    public static BigDecimal decimalPrefix(String s) {
+        java.util.regex.Matcher m = DECIMAL_PREFIX.matcher(s);
+        return m.find() ? new BigDecimal(m.group(1)) : BigDecimal.ZERO;
+    }
+
+    private static final java.util.regex.Pattern DECIMAL_PREFIX =
+            java.util.regex.Pattern.compile("^\\s*([+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?)");
 
     private static boolean isSpace(char c) {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == 0x0B;
