@@ -91,7 +91,7 @@ public final class ParallelApplier implements AutoCloseable {
     private final MeterRegistry registry;
 
     private AppliedPositions positions;
-    private WatermarkTracker tracker;
+    private volatile WatermarkTracker tracker; // set by start(); progress reports read it from other threads
     private SessionHolder barrierSession;
     private Thread checkpointer;
     private MariaDbGtidPosition saved;
@@ -133,7 +133,9 @@ public final class ParallelApplier implements AutoCloseable {
 
     /** Everything up to here is applied (or not for this target); where a restart reads from. */
     public MariaDbGtidPosition watermark() {
-        return tracker.watermark();
+        WatermarkTracker started = tracker;
+        // A progress report may come before start() has read the target's positions.
+        return started == null ? MariaDbGtidPosition.empty() : started.watermark();
     }
 
     /**

@@ -86,7 +86,8 @@ public final class StreamCommand {
             return thread;
         });
         ProgressReporter reporter = new ProgressReporter(stream, err);
-        progress.scheduleAtFixedRate(reporter::report, parsed.progressSeconds(), parsed.progressSeconds(), TimeUnit.SECONDS);
+        // A report that throws must not end the schedule (a ScheduledExecutorService drops a task that throws).
+        progress.scheduleAtFixedRate(reporter::reportSafely, parsed.progressSeconds(), parsed.progressSeconds(), TimeUnit.SECONDS);
         try {
             ChangeStream.Result result = stream.run();
             out.println(summary(result));
@@ -130,6 +131,14 @@ public final class StreamCommand {
         ProgressReporter(ChangeStream stream, PrintStream err) {
             this.stream = stream;
             this.err = err;
+        }
+
+        void reportSafely() {
+            try {
+                report();
+            } catch (RuntimeException e) {
+                err.println("stream: progress report failed: " + e);
+            }
         }
 
         synchronized void report() {

@@ -64,6 +64,14 @@ class ParallelApplierTest {
     }
 
     @Test
+    void aProgressReportBeforeStartSeesNothingApplied() {
+        // The stream command's progress thread may ask before start() has read the target's positions.
+        applier = new ParallelApplier(new FakeTarget(AppliedPositions.none()),
+                new ParallelApplier.Settings(1, 20, 1000, 100, 3, 1, 50), RowFilter.KEEP_ALL, registry, Clock.systemUTC());
+        assertThat(applier.watermark().isEmpty()).isTrue();
+    }
+
+    @Test
     void eachSchemaSeesSourceOrderWhileBarriersRunAlone() throws Exception {
         FakeTarget target = new FakeTarget(AppliedPositions.none());
         start(target, 4, RowFilter.KEEP_ALL);
