@@ -39,7 +39,7 @@ class BinaryKeyRoutingTest {
     }
 
     private String shardOfBytes(byte[] bytes) {
-        return BINARY_HASH.shardOf(KeyType.BINARY.store(bytes).orElseThrow(), schema.ranges()).orElseThrow();
+        return BINARY_HASH.shardOf(KeyType.BINARY.store(SqlValue.ofBytes(bytes)).orElseThrow(), schema.ranges()).orElseThrow();
     }
 
     @Test
