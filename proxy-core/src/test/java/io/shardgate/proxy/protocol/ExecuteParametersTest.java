@@ -49,6 +49,19 @@ class ExecuteParametersTest {
     }
 
     @Test
+    void tagsEachValueByItsWireType() {
+        // BIGINT UNSIGNED 2^64-1, VARCHAR 'hi', BLOB 00FF, DOUBLE 0.1, DECIMAL 1.5, and a NULL (bit 5 set).
+        ByteBuf payload = packet("20 01 0880 fd00 fc00 0500 f600 0600"
+                + " ffffffffffffffff 026869 0200ff 9a9999999999b93f 03312e35");
+
+        ExecuteParameters decoded = ExecuteParameters.decode(payload, 6, null, Map.of(), ClientCharset.UTF8MB4);
+
+        assertThat(decoded.values().stream().map(SqlValue::type).toList()).containsExactly(SqlValue.Type.BIG_INTEGER,
+                SqlValue.Type.TEXT, SqlValue.Type.BYTES, SqlValue.Type.FLOAT, SqlValue.Type.DECIMAL, SqlValue.Type.NULL);
+        assertThat(decoded.values().get(2).bytes()).containsExactly(0, 0xFF);
+    }
+
+    @Test
     void decodesTemporalValuesAsTheServerPrintsThem() {
         // general log: select TIMESTAMP'2024-01-02 03:04:05.000500', DATE'2024-01-02',
         //   TIMESTAMP'2024-01-02 00:00:00', TIME'-51:04:05.000006', TIME'00:00:00', DATE'0000-00-00'

@@ -7,6 +7,8 @@ import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.Arrays;
 import java.util.List;
 
@@ -40,6 +42,12 @@ class SqlParametersTest {
     void nullsBytesAndDoubles() {
         assertThat(inline("VALUES (?, ?, ?, ?)", Arrays.asList(null, new byte[] {0, (byte) 0xFF}, 0.5d, 1e300), UTF8))
                 .isEqualTo("VALUES (NULL, X'00FF', 0.5e0, 1.0E300)");
+    }
+
+    @Test
+    void booleansAndTemporalValues() {
+        assertThat(inline("VALUES (?, ?, ?, ?)", List.of(true, false, LocalDate.of(2024, 1, 2), LocalDateTime.of(2024, 1, 2, 3, 4, 5)), UTF8))
+                .isEqualTo("VALUES (1, 0, _utf8mb4 X'323032342D30312D3032', _utf8mb4 X'323032342D30312D30322030333A30343A3035')");
     }
 
     @Test
