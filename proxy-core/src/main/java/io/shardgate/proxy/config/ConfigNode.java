@@ -1,6 +1,7 @@
 package io.shardgate.proxy.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.shardgate.router.value.SqlValue;
 
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -76,8 +77,8 @@ final class ConfigNode {
         return node.fieldNames();
     }
 
-    /** A scalar value as the router takes it: Long for integers, BigDecimal for other numbers, else String. */
-    Optional<Object> scalar() {
+    /** A scalar value as the router takes it: an integer (INTEGER, or BIG_INTEGER beyond a long), a DECIMAL for other numbers, else TEXT. */
+    Optional<SqlValue> scalar() {
         if (isMissing()) {
             return Optional.empty();
         }
@@ -85,12 +86,12 @@ final class ConfigNode {
             throw error("expected a value");
         }
         if (node.isIntegralNumber()) {
-            return Optional.of(node.asLong());
+            return Optional.of(SqlValue.ofInteger(node.bigIntegerValue()));
         }
         if (node.isNumber()) {
-            return Optional.of(node.decimalValue());
+            return Optional.of(SqlValue.ofDecimal(node.decimalValue()));
         }
-        return Optional.of(node.asText());
+        return Optional.of(SqlValue.ofText(node.asText()));
     }
 
     String requiredString() {

@@ -9,6 +9,7 @@ import io.shardgate.router.schema.ShardingSchema;
 import io.shardgate.router.schema.TableRule;
 import io.shardgate.router.schema.UnshardedTable;
 import io.shardgate.router.shard.KeyRange;
+import io.shardgate.router.value.SqlValue;
 import io.shardgate.router.vindex.HashVindex;
 import io.shardgate.router.vindex.KeyType;
 import io.shardgate.router.vindex.ListVindex;
@@ -121,11 +122,11 @@ final class ShardingConfigParser {
                 yield new RangeVindex(keyType, bounds);
             }
             case "list" -> {
-                Map<String, List<Object>> lists = new LinkedHashMap<>();
+                Map<String, List<SqlValue>> lists = new LinkedHashMap<>();
                 ConfigNode listsNode = node.get("lists");
                 for (Iterator<String> shards = listsNode.fieldNames(); shards.hasNext(); ) {
                     String shard = shards.next();
-                    List<Object> values = new ArrayList<>();
+                    List<SqlValue> values = new ArrayList<>();
                     for (ConfigNode value : listsNode.get(shard).elements()) {
                         values.add(value.scalar().orElseThrow(() -> value.error("a list value is required")));
                     }

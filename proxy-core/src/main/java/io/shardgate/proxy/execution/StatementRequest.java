@@ -3,8 +3,8 @@ package io.shardgate.proxy.execution;
 import io.netty.channel.EventLoop;
 import io.shardgate.proxy.protocol.ClientCharset;
 import io.shardgate.proxy.session.SessionSettings;
+import io.shardgate.router.value.SqlValue;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
@@ -23,7 +23,7 @@ import static java.util.Objects.requireNonNull;
  * @param maxLagMs        the read's freshness budget
  * @param shardStatements DDL only: each shard's own statement, rewritten for its engine (empty: the plan's)
  */
-public record StatementRequest(String sql, List<Object> parameters, Set<Option> options, Session session, long maxLagMs,
+public record StatementRequest(String sql, List<SqlValue> parameters, Set<Option> options, Session session, long maxLagMs,
                                Map<String, String> shardStatements) {
     /** What a statement is, and how it is answered. */
     public enum Option {
@@ -64,7 +64,7 @@ public record StatementRequest(String sql, List<Object> parameters, Set<Option> 
 
     public StatementRequest {
         requireNonNull(sql, "sql is null");
-        parameters = Collections.unmodifiableList(new ArrayList<>(requireNonNull(parameters, "parameters is null")));
+        parameters = List.copyOf(requireNonNull(parameters, "parameters is null"));
         options = options.isEmpty() ? Collections.emptySet() : Collections.unmodifiableSet(EnumSet.copyOf(options));
         requireNonNull(session, "session is null");
         shardStatements = Map.copyOf(shardStatements);

@@ -18,6 +18,7 @@ import io.shardgate.router.classify.SqlLexer;
 import io.shardgate.router.classify.TokenType;
 import io.shardgate.router.classify.StatementClass;
 import io.shardgate.router.classify.Target;
+import io.shardgate.router.value.SqlValue;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -146,7 +147,7 @@ final class ShardedCommands {
     CompletableFuture<StatementOutcome> execute(ClientSession session, ClientStatement statement, ByteBuf payload,
                                                 Map<String, String> perShard) {
         out.restart();
-        List<Object> parameters;
+        List<SqlValue> parameters;
         try {
             Map<Integer, byte[]> sent = longData.remove(statement.id());
             ExecuteParameters decoded = ExecuteParameters.decode(payload, statement.parameters(), statement.parameterTypes(),
@@ -199,7 +200,7 @@ final class ShardedCommands {
         return joined;
     }
 
-    private StatementRequest request(ClientSession session, String sql, Classification classification, List<Object> parameters,
+    private StatementRequest request(ClientSession session, String sql, Classification classification, List<SqlValue> parameters,
                                      boolean binary, Map<String, String> perShard) {
         boolean write = classification.statementClass() == StatementClass.WRITE;
         boolean replica = ReadWriteDecision.decide(classification, CommandRouter.routingState(session), classification.hints()).target()

@@ -1,12 +1,12 @@
 package io.shardgate.proxy.protocol;
 
 import io.netty.buffer.ByteBuf;
+import io.shardgate.router.value.SqlValue;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
@@ -19,22 +19,23 @@ import static java.util.Objects.requireNonNull;
  * then 0x80 for UNSIGNED), and the values of the parameters that are neither NULL nor sent before
  * with COM_STMT_SEND_LONG_DATA. Long data wins over the NULL bit, as in the server.
  *
- * <p>Values: integers as Long (BigInteger for an unsigned BIGINT above Long.MAX_VALUE), FLOAT and
- * DOUBLE as Double, DECIMAL as BigDecimal, character strings as String in the client's character set,
- * blobs, GEOMETRY and BIT as byte[], DATE as 'YYYY-MM-DD', DATETIME and TIMESTAMP as 'YYYY-MM-DD
- * HH:MM:SS' and TIME as '[-]HH:MM:SS' (days folded into the hours), both with '.ffffff' when the
- * microseconds are not zero: the literals MariaDB's general log shows for the same packet. Long
- * data is a byte[] for blob types and a String otherwise.
+ * <p>Values ({@link SqlValue}): integers INTEGER (BIG_INTEGER for an unsigned BIGINT above
+ * Long.MAX_VALUE), FLOAT and DOUBLE FLOAT, DECIMAL DECIMAL, character strings TEXT read in the client's
+ * character set (losslessly: written back in it they are the client's bytes), blobs, GEOMETRY and BIT
+ * BYTES, DATE as TEXT 'YYYY-MM-DD', DATETIME and TIMESTAMP as TEXT 'YYYY-MM-DD HH:MM:SS' and TIME as
+ * TEXT '[-]HH:MM:SS' (days folded into the hours), both with '.ffffff' when the microseconds are not
+ * zero: the literals MariaDB's general log shows for the same packet. Long data is BYTES for blob
+ * types and TEXT otherwise.
  *
- * @param values the values in parameter order, null for SQL NULL
+ * @param values the values in parameter order, {@link SqlValue#NULL} for SQL NULL
  * @param types  the two-byte types used: those the packet sent, or the remembered ones it relied on
  */
-public record ExecuteParameters(List<Object> values, byte[] types) {
+public record ExecuteParameters(List<SqlValue> values, byte[] types) {
     private static final int HEAD_LENGTH = 10;
     private static final int UNSIGNED = 0x80;
 
     public ExecuteParameters {
-        values = Collections.unmodifiableList(Arrays.asList(values.toArray()));
+        values = List.copyOf(values);
         types = types.clone();
     }
 
@@ -71,12 +72,13 @@ public record ExecuteParameters(List<Object> values, byte[] types) {
         ByteBuf in = payload.duplicate().skipBytes(HEAD_LENGTH);
         int bitmap = in.readerIndex();
         in.skipBytes((parameterCount + 7) / 8 + 1 + (sent ? types.length : 0));
-        Object[] values = new Object[parameterCount];
+        SqlValue[] values = new SqlValue[parameterCount];
+        Arrays.fill(values, SqlValue.NULL);
         for (int i = 0; i < parameterCount; i++) {
             int type = types[2 * i] & 0xFF;
             byte[] data = longData.get(i);
             if (data != null) {
-                values[i] = isBytes(type) ? data : text(data, charset);
+                values[i] = isBytes(type) ? SqlValue.ofBytes(data) : text(data, charset);
             } else if ((payload.getByte(bitmap + i / 8) & 1 << (i % 8)) == 0) {
                 values[i] = value(in, i, type, (types[2 * i + 1] & UNSIGNED) != 0, charset);
             }
@@ -105,45 +107,45 @@ public record ExecuteParameters(List<Object> values, byte[] types) {
         return "ExecuteParameters[values=" + values + ", types=" + Arrays.toString(types) + "]";
     }
 
-    private static Object value(ByteBuf in, int index, int type, boolean unsigned, ClientCharset charset) {
+    private static SqlValue value(ByteBuf in, int index, int type, boolean unsigned, ClientCharset charset) {
         String what = "parameter " + index + " of type 0x" + Integer.toHexString(type);
         return switch (type) {
-            case ColumnDefinition.TYPE_NULL -> null;
+            case ColumnDefinition.TYPE_NULL -> SqlValue.NULL;
             case ColumnDefinition.TYPE_TINY -> {
                 Wire.need(in, 1, what);
-                yield (long) (unsigned ? in.readUnsignedByte() : in.readByte());
+                yield SqlValue.ofLong(unsigned ? in.readUnsignedByte() : in.readByte());
             }
             case ColumnDefinition.TYPE_SHORT, ColumnDefinition.TYPE_YEAR -> {
                 Wire.need(in, 2, what);
-                yield (long) (unsigned ? in.readUnsignedShortLE() : in.readShortLE());
+                yield SqlValue.ofLong(unsigned ? in.readUnsignedShortLE() : in.readShortLE());
             }
             case ColumnDefinition.TYPE_LONG, ColumnDefinition.TYPE_INT24 -> {
                 Wire.need(in, 4, what);
-                yield unsigned ? in.readUnsignedIntLE() : (long) in.readIntLE();
+                yield SqlValue.ofLong(unsigned ? in.readUnsignedIntLE() : in.readIntLE());
             }
             case ColumnDefinition.TYPE_LONGLONG -> {
                 Wire.need(in, 8, what);
                 long bits = in.readLongLE();
-                yield unsigned && bits < 0 ? new BigInteger(Long.toUnsignedString(bits)) : (Object) bits;
+                yield unsigned && bits < 0 ? SqlValue.ofInteger(new BigInteger(Long.toUnsignedString(bits))) : SqlValue.ofLong(bits);
             }
             case ColumnDefinition.TYPE_FLOAT -> {
                 Wire.need(in, 4, what);
-                yield (double) in.readFloatLE();
+                yield SqlValue.ofDouble(in.readFloatLE());
             }
             case ColumnDefinition.TYPE_DOUBLE -> {
                 Wire.need(in, 8, what);
-                yield in.readDoubleLE();
+                yield SqlValue.ofDouble(in.readDoubleLE());
             }
-            case ColumnDefinition.TYPE_DECIMAL, ColumnDefinition.TYPE_NEWDECIMAL -> decimal(Wire.readLenencString(in, StandardCharsets.ISO_8859_1), what);
-            case ColumnDefinition.TYPE_DATE, ColumnDefinition.TYPE_NEWDATE -> MySqlTime.readDateTime(in).dateText();
+            case ColumnDefinition.TYPE_DECIMAL, ColumnDefinition.TYPE_NEWDECIMAL -> SqlValue.ofDecimal(decimal(Wire.readLenencString(in, StandardCharsets.ISO_8859_1), what));
+            case ColumnDefinition.TYPE_DATE, ColumnDefinition.TYPE_NEWDATE -> SqlValue.ofText(MySqlTime.readDateTime(in).dateText());
             case ColumnDefinition.TYPE_DATETIME, ColumnDefinition.TYPE_DATETIME2, ColumnDefinition.TYPE_TIMESTAMP,
                     ColumnDefinition.TYPE_TIMESTAMP2 -> {
                 MySqlTime time = MySqlTime.readDateTime(in);
-                yield time.dateTimeText(time.micros() != 0 ? 6 : 0);
+                yield SqlValue.ofText(time.dateTimeText(time.micros() != 0 ? 6 : 0));
             }
             case ColumnDefinition.TYPE_TIME, ColumnDefinition.TYPE_TIME2 -> {
                 MySqlTime time = MySqlTime.readTime(in);
-                yield time.timeText(time.micros() != 0 ? 6 : 0);
+                yield SqlValue.ofText(time.timeText(time.micros() != 0 ? 6 : 0));
             }
             case ColumnDefinition.TYPE_VARCHAR, ColumnDefinition.TYPE_VAR_STRING, ColumnDefinition.TYPE_STRING,
                     ColumnDefinition.TYPE_ENUM, ColumnDefinition.TYPE_SET, ColumnDefinition.TYPE_JSON -> text(Wire.readLenencBytes(in), charset);
@@ -151,18 +153,18 @@ public record ExecuteParameters(List<Object> values, byte[] types) {
                 if (!isBytes(type)) {
                     throw new MalformedPacketException(what + " (expected: a field type)");
                 }
-                yield Wire.readLenencBytes(in);
+                yield SqlValue.ofBytes(Wire.readLenencBytes(in));
             }
         };
     }
 
     /** A string parameter's text: exact, so that writing it back in {@code charset} gives the client's bytes again. */
-    private static String text(byte[] bytes, ClientCharset charset) {
+    private static SqlValue text(byte[] bytes, ClientCharset charset) {
         String text = charset.decode(bytes);
         if (!charset.exact(bytes, text)) {
             throw ClientCharset.UnmappableTextException.invalid(charset);
         }
-        return text;
+        return SqlValue.ofText(text);
     }
 
     private static boolean isBytes(int type) {

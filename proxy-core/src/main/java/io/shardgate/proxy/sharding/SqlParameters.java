@@ -2,11 +2,10 @@ package io.shardgate.proxy.sharding;
 
 import io.shardgate.proxy.protocol.ClientCharset;
 import io.shardgate.errors.ErrorCode;
+import io.shardgate.router.value.SqlValue;
 
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
-import java.time.temporal.TemporalAccessor;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -24,7 +23,7 @@ final class SqlParameters {
     }
 
     /** {@code sql} with its placeholders replaced by {@code values}; strings were read in {@code charset} and go back in it. */
-    static String inline(String sql, List<Object> values, ClientCharset charset) {
+    static String inline(String sql, List<SqlValue> values, ClientCharset charset) {
         if (values.isEmpty()) {
             return sql;
         }
@@ -83,37 +82,36 @@ final class SqlParameters {
         return sql.length();
     }
 
-    static void literal(StringBuilder out, Object value, ClientCharset charset) {
-        if (value == null) {
-            out.append("NULL");
-        } else if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte
-                || value instanceof BigInteger) {
-            out.append(value);
-        } else if (value instanceof BigDecimal decimal) {
-            out.append(decimal.toPlainString());
-        } else if (value instanceof Double || value instanceof Float) {
-            double d = ((Number) value).doubleValue();
-            if (!Double.isFinite(d)) {
-                throw ErrorCode.UNSUPPORTED.exception("a non-finite floating point parameter (" + d + ")");
+    static void literal(StringBuilder out, SqlValue value, ClientCharset charset) {
+        switch (value.type()) {
+            case NULL -> out.append("NULL");
+            case INTEGER, BIG_INTEGER -> out.append(value);
+            case DECIMAL -> out.append(value.decimalValue().toPlainString());
+            case FLOAT -> {
+                double d = value.doubleValue();
+                if (!Double.isFinite(d)) {
+                    throw ErrorCode.UNSUPPORTED.exception("a non-finite floating point parameter (" + d + ")");
+                }
+                // Scientific notation keeps the value a DOUBLE literal, as the client bound it.
+                String text = Double.toString(d);
+                out.append(text);
+                if (text.indexOf('E') < 0) {
+                    out.append("e0");
+                }
             }
-            // Scientific notation keeps the value a DOUBLE literal, as the client bound it.
-            String text = Double.toString(d);
-            out.append(text);
-            if (text.indexOf('E') < 0) {
-                out.append("e0");
+            case BOOLEAN -> out.append(value.booleanValue() ? '1' : '0');
+            case BYTES -> hex(out.append("X'"), value.bytes()).append('\'');
+            case TEMPORAL -> {
+                // A date-time's ISO text with a space for its 'T'; a Duration (TIME) as its own text.
+                String text = value.toJava() instanceof Duration ? value.toString() : value.toString().replace('T', ' ');
+                hex(out.append("_utf8mb4 X'"), text.getBytes(StandardCharsets.UTF_8)).append('\'');
             }
-        } else if (value instanceof Boolean bool) {
-            out.append(bool ? '1' : '0');
-        } else if (value instanceof byte[] bytes) {
-            hex(out.append("X'"), bytes).append('\'');
-        } else if (value instanceof TemporalAccessor) {
-            hex(out.append("_utf8mb4 X'"), value.toString().replace('T', ' ').getBytes(StandardCharsets.UTF_8)).append('\'');
-        } else if (value instanceof String text) {
-            // Bytes that are not valid in the client's character set (setBytes sent as a string, say) stay bytes.
-            String introducer = charset.valid(text) ? charset.name() : "binary";
-            hex(out.append('_').append(introducer).append(" X'"), charset.encode(text)).append('\'');
-        } else {
-            hex(out.append("_utf8mb4 X'"), value.toString().getBytes(StandardCharsets.UTF_8)).append('\'');
+            case TEXT -> {
+                // Bytes that are not valid in the client's character set (setBytes sent as a string, say) stay bytes.
+                String text = value.text();
+                String introducer = charset.valid(text) ? charset.name() : "binary";
+                hex(out.append('_').append(introducer).append(" X'"), charset.encode(text)).append('\'');
+            }
         }
     }
 

@@ -1,11 +1,16 @@
 package io.shardgate.proxy.config;
 
+import io.shardgate.router.schema.ShardedTable;
+import io.shardgate.router.value.SqlValue;
+import io.shardgate.router.vindex.ListVindex;
+import io.shardgate.router.vindex.RangeVindex;
 import io.shardgate.storage.Engine;
 import io.shardgate.storage.StorageAdapters;
 import io.shardgate.storage.aria.AriaAdapter;
 import io.shardgate.storage.aria.AriaPlugin;
 import org.junit.jupiter.api.Test;
 
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 
@@ -142,6 +147,25 @@ class ConfigLoaderTest {
         assertThat(sharding.schema("shop").orElseThrow().sequence("customers")).isPresent();
         // Without schemas and key ranges there is no sharding: one shard, or the demo's two, as before.
         assertThat(new ConfigLoader().parse(MINIMAL).sharding()).isEmpty();
+    }
+
+    @Test
+    void rangeAndListValuesAreTypedWhereTheConfigIsRead() {
+        ShardgateConfig config = new ConfigLoader().parse(TWO_SHARDS + """
+                schemas:
+                  - name: shop
+                    tables:
+                      big:    { shard_key: id, vindex: range, ranges: [ { less_than: 18446744073709551615, shard: s0 }, { shard: s1 } ] }
+                      events: { shard_key: region, vindex: list, key_type: string, lists: { s0: [eu, 7], s1: [1.5] } }
+                """);
+        io.shardgate.router.schema.SchemaRules shop = config.sharding().orElseThrow().schema("shop").orElseThrow();
+        RangeVindex range = (RangeVindex) ((ShardedTable) shop.table("big").orElseThrow()).vindex();
+        assertThat(range.bounds().get(0).lessThan()).as("an integer beyond a long stays exact")
+                .isEqualTo(SqlValue.ofInteger(new BigInteger("18446744073709551615")));
+        assertThat(range.bounds().get(1).lessThan().isNull()).as("no less_than: MAXVALUE").isTrue();
+        ListVindex list = (ListVindex) ((ShardedTable) shop.table("events").orElseThrow()).vindex();
+        assertThat(list.valuesByShard().get("s0")).containsExactly(SqlValue.ofText("eu"), SqlValue.ofLong(7));
+        assertThat(list.valuesByShard().get("s1").get(0).type()).isEqualTo(SqlValue.Type.DECIMAL);
     }
 
     @Test

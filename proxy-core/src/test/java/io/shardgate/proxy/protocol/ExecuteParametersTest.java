@@ -5,11 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.shardgate.router.value.SqlValue;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -40,11 +41,24 @@ class ExecuteParametersTest {
 
         ExecuteParameters decoded = ExecuteParameters.decode(payload, 18, null, Map.of(), ClientCharset.UTF8MB4);
 
-        assertThat(decoded.values()).containsExactly(-128L, 255L, -32768L, 4294967295L, new BigInteger("18446744073709551615"),
+        assertThat(java(decoded)).containsExactly(-128L, 255L, -32768L, 4294967295L, new BigInteger("18446744073709551615"),
                 Long.MIN_VALUE, 0.10000000149011612, 0.1, new BigDecimal("-12.500"), "héllo", new byte[] {0, (byte) 0xFF}, null, null,
                 -2L, "A", "B", "C", new BigDecimal("1.5"));
         assertThat(decoded.types()).isEqualTo(types(types));
         assertThat(payload.readerIndex()).isZero();
+    }
+
+    @Test
+    void tagsEachValueByItsWireType() {
+        // BIGINT UNSIGNED 2^64-1, VARCHAR 'hi', BLOB 00FF, DOUBLE 0.1, DECIMAL 1.5, and a NULL (bit 5 set).
+        ByteBuf payload = packet("20 01 0880 fd00 fc00 0500 f600 0600"
+                + " ffffffffffffffff 026869 0200ff 9a9999999999b93f 03312e35");
+
+        ExecuteParameters decoded = ExecuteParameters.decode(payload, 6, null, Map.of(), ClientCharset.UTF8MB4);
+
+        assertThat(decoded.values().stream().map(SqlValue::type).toList()).containsExactly(SqlValue.Type.BIG_INTEGER,
+                SqlValue.Type.TEXT, SqlValue.Type.BYTES, SqlValue.Type.FLOAT, SqlValue.Type.DECIMAL, SqlValue.Type.NULL);
+        assertThat(decoded.values().get(2).bytes()).containsExactly(0, 0xFF);
     }
 
     @Test
@@ -56,7 +70,7 @@ class ExecuteParametersTest {
 
         ExecuteParameters decoded = ExecuteParameters.decode(payload, 6, null, Map.of(), ClientCharset.UTF8MB4);
 
-        assertThat(decoded.values()).containsExactly("2024-01-02 03:04:05.000500", "2024-01-02", "2024-01-02 00:00:00",
+        assertThat(java(decoded)).containsExactly("2024-01-02 03:04:05.000500", "2024-01-02", "2024-01-02 00:00:00",
                 "-51:04:05.000006", "00:00:00", "0000-00-00");
     }
 
@@ -69,7 +83,7 @@ class ExecuteParametersTest {
 
         ExecuteParameters decoded = ExecuteParameters.decode(payload, 3, null, longData, ClientCharset.UTF8MB4);
 
-        assertThat(decoded.values()).containsExactly("hé", 42L, new byte[] {0, (byte) 0xFF, 1});
+        assertThat(java(decoded)).containsExactly("hé", 42L, new byte[] {0, (byte) 0xFF, 1});
     }
 
     @Test
@@ -79,7 +93,7 @@ class ExecuteParametersTest {
 
         ExecuteParameters decoded = ExecuteParameters.decode(payload, 2, remembered, Map.of(), ClientCharset.UTF8MB4);
 
-        assertThat(decoded.values()).containsExactly(7L, "hi");
+        assertThat(java(decoded)).containsExactly(7L, "hi");
         assertThat(decoded.types()).isEqualTo(remembered);
         assertThatThrownBy(() -> ExecuteParameters.decode(packet("00 00 07000000 026869"), 2, null, Map.of(), ClientCharset.UTF8MB4))
                 .isInstanceOf(MalformedPacketException.class)
@@ -90,21 +104,21 @@ class ExecuteParametersTest {
     void decodesStringsInTheConnectionCharset() {
         ByteBuf payload = packet("00 01 fd00 01e9");
 
-        assertThat(ExecuteParameters.decode(payload, 1, null, Map.of(), ClientCharset.LATIN1).values()).containsExactly("é");
+        assertThat(java(ExecuteParameters.decode(payload, 1, null, Map.of(), ClientCharset.LATIN1))).containsExactly("é");
     }
 
     @Test
     void decodesNothingForAStatementWithoutParameters() {
         ExecuteParameters decoded = ExecuteParameters.decode(packet(""), 0, null, Map.of(), ClientCharset.UTF8MB4);
 
-        assertThat(decoded.values()).isEmpty();
+        assertThat(java(decoded)).isEmpty();
         assertThat(decoded.types()).isEmpty();
     }
 
     @Test
     void hasValueEquality() {
-        ExecuteParameters one = new ExecuteParameters(Arrays.asList(1L, null), types("0300 0600"));
-        ExecuteParameters same = new ExecuteParameters(Arrays.asList(1L, null), types("0300 0600"));
+        ExecuteParameters one = new ExecuteParameters(List.of(SqlValue.ofLong(1L), SqlValue.NULL), types("0300 0600"));
+        ExecuteParameters same = new ExecuteParameters(List.of(SqlValue.ofLong(1L), SqlValue.NULL), types("0300 0600"));
 
         assertThat(one).isEqualTo(same).hasSameHashCodeAs(same);
         assertThat(one.toString()).isEqualTo("ExecuteParameters[values=[1, null], types=[3, 0, 6, 0]]");
@@ -123,5 +137,10 @@ class ExecuteParametersTest {
         assertThatThrownBy(() -> ExecuteParameters.decode(packet("00"), 1, null, Map.of(), ClientCharset.UTF8MB4))
                 .isInstanceOf(MalformedPacketException.class)
                 .hasMessage("COM_STMT_EXECUTE of 1 parameters: 11 bytes (expected: the NULL bitmap, new-params-bound flag and types)");
+    }
+
+    /** The decoded values as Java values (null for SQL NULL). */
+    private static List<Object> java(ExecuteParameters decoded) {
+        return decoded.values().stream().map(SqlValue::toJava).toList();
     }
 }

@@ -1,7 +1,6 @@
 package io.shardgate.router.exec;
 
-import java.util.ArrayList;
-import java.util.Collections;
+import io.shardgate.router.value.SqlValue;
 import java.util.List;
 
 import static java.util.Objects.requireNonNull;
@@ -12,15 +11,15 @@ import static java.util.Objects.requireNonNull;
  *
  * @param shard      the shard's name
  * @param sql        the SQL to send
- * @param parameters values for the {@code ?} in {@code sql}, in order (null for SQL NULL)
+ * @param parameters values for the {@code ?} in {@code sql}, in order ({@link io.shardgate.router.value.SqlValue#NULL} for SQL NULL)
  * @param role       where within the shard it may run
  */
-public record ShardStatement(String shard, String sql, List<Object> parameters, Role role) {
+public record ShardStatement(String shard, String sql, List<SqlValue> parameters, Role role) {
 
     public ShardStatement {
         requireNonNull(shard, "shard is null");
         requireNonNull(sql, "sql is null");
         requireNonNull(role, "role is null");
-        parameters = Collections.unmodifiableList(new ArrayList<>(requireNonNull(parameters, "parameters is null")));
+        parameters = List.copyOf(requireNonNull(parameters, "parameters is null"));
     }
 }

@@ -63,7 +63,7 @@ public record InsertSplit(String target, String keyColumn, Vindex vindex, ShardR
     }
 
     /** The per-shard statements of an execution; sequence values come from {@code sequences}. */
-    public Split split(List<Object> parameters, SequenceSource sequences) {
+    public Split split(List<SqlValue> parameters, SequenceSource sequences) {
         Map<String, List<BoundRow>> byShard = new LinkedHashMap<>();
         long firstGenerated = 0;
         int needed = 0;
@@ -90,25 +90,25 @@ public record InsertSplit(String target, String keyColumn, Vindex vindex, ShardR
                 continue;
             }
             StringBuilder sql = new StringBuilder(prefix);
-            List<Object> values = new ArrayList<>();
+            List<SqlValue> values = new ArrayList<>();
             for (int i = 0; i < shardRows.size(); i++) {
                 sql.append(i == 0 ? "" : ", ").append(shardRows.get(i).text);
                 values.addAll(shardRows.get(i).parameters);
             }
             sql.append(suffix);
             for (ValueSource source : suffixParameters) {
-                values.add(source.value(parameters).toJava());
+                values.add(source.value(parameters));
             }
             statements.add(new ShardStatement(shard, sql.toString(), values, Role.PRIMARY));
         }
         return new Split(statements, firstGenerated);
     }
 
-    private record BoundRow(String text, List<Object> parameters, SqlValue key, long generated) {
+    private record BoundRow(String text, List<SqlValue> parameters, SqlValue key, long generated) {
     }
 
     /** Whether this row's sequence column takes a drawn value: left out, NULL or 0 (as AUTO_INCREMENT). */
-    private static boolean drawsFromSequence(InsertValue.FromSequence value, List<Object> parameters) {
+    private static boolean drawsFromSequence(InsertValue.FromSequence value, List<SqlValue> parameters) {
         Optional<InsertValue.Written> given = value.given();
         if (given.isPresent() && given.get().value().isEmpty()) {
             return false;
@@ -118,9 +118,9 @@ public record InsertSplit(String target, String keyColumn, Vindex vindex, ShardR
     }
 
     /** {@code next[0]}: the next value of the statement's reserved range. */
-    private BoundRow bind(InsertRow row, List<Object> parameters, long[] next) {
+    private BoundRow bind(InsertRow row, List<SqlValue> parameters, long[] next) {
         StringBuilder text = new StringBuilder("(");
-        List<Object> values = new ArrayList<>();
+        List<SqlValue> values = new ArrayList<>();
         SqlValue key = SqlValue.NULL;
         long generated = 0;
         for (int i = 0; i < row.values().size(); i++) {
@@ -151,7 +151,7 @@ public record InsertSplit(String target, String keyColumn, Vindex vindex, ShardR
             }
             text.append(i == 0 ? "" : ", ").append(written.text());
             for (ValueSource source : written.parameters()) {
-                values.add(source.value(parameters).toJava());
+                values.add(source.value(parameters));
             }
             if (i == row.keyIndex()) {
                 key = actual;

@@ -1,5 +1,6 @@
 package io.shardgate.router.plan;
 
+import io.shardgate.router.value.SqlValue;
 import io.shardgate.errors.ErrorCode;
 import io.shardgate.router.exec.Completion;
 import io.shardgate.router.exec.ConcatStream;
@@ -36,8 +37,8 @@ public record Route(RouteVariant variant, String target, ShardSelection selectio
     }
 
     /** The statements of an execution with these parameters, one per shard. */
-    public List<ShardStatement> statements(List<Object> parameters) {
-        List<Object> values = sql.bind(parameters);
+    public List<ShardStatement> statements(List<SqlValue> parameters) {
+        List<SqlValue> values = sql.bind(parameters);
         return selection.shards(parameters).stream().map(shard -> new ShardStatement(shard, sql.text(), values, role)).toList();
     }
 

@@ -23,7 +23,7 @@ import static java.util.Objects.requireNonNull;
 public sealed interface RowExpression {
 
     /** What evaluation needs besides the row: the result columns (for collations) and the parameters. */
-    record Context(List<ColumnMeta> columns, List<Object> parameters) {
+    record Context(List<ColumnMeta> columns, List<SqlValue> parameters) {
     }
 
     SqlValue evaluate(Row row, Context context);

@@ -18,7 +18,7 @@ import static java.util.Objects.requireNonNull;
 public sealed interface ShardSelection {
 
     /** The shards, in config order, for an execution with these parameters. */
-    List<String> shards(List<Object> parameters);
+    List<String> shards(List<SqlValue> parameters);
 
     /** The shards, if they do not depend on parameters. */
     Optional<List<String>> fixed();
@@ -33,7 +33,7 @@ public sealed interface ShardSelection {
         }
 
         @Override
-        public List<String> shards(List<Object> parameters) {
+        public List<String> shards(List<SqlValue> parameters) {
             return shards;
         }
 
@@ -73,7 +73,7 @@ public sealed interface ShardSelection {
         }
 
         @Override
-        public List<String> shards(List<Object> parameters) {
+        public List<String> shards(List<SqlValue> parameters) {
             Set<String> allowed = new LinkedHashSet<>(candidates);
             for (List<ValueSource> condition : conditions) {
                 allowed.retainAll(shardsOf(condition, parameters));
@@ -96,7 +96,7 @@ public sealed interface ShardSelection {
             return new Keyed(column, vindex, conditions, candidates, ranges, true);
         }
 
-        private Set<String> shardsOf(List<ValueSource> values, List<Object> parameters) {
+        private Set<String> shardsOf(List<ValueSource> values, List<SqlValue> parameters) {
             Set<String> shards = new LinkedHashSet<>();
             for (ValueSource source : values) {
                 SqlValue value = source.value(parameters);

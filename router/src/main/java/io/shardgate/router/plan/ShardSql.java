@@ -1,5 +1,6 @@
 package io.shardgate.router.plan;
 
+import io.shardgate.router.value.SqlValue;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,10 +20,10 @@ public record ShardSql(String text, List<ValueSource> parameters) {
     }
 
     /** The values for the {@code ?} of {@link #text()} at an execution with these parameters. */
-    public List<Object> bind(List<Object> executionParameters) {
-        List<Object> values = new ArrayList<>(parameters.size());
+    public List<SqlValue> bind(List<SqlValue> executionParameters) {
+        List<SqlValue> values = new ArrayList<>(parameters.size());
         for (ValueSource source : parameters) {
-            values.add(source.value(executionParameters).toJava());
+            values.add(source.value(executionParameters));
         }
         return values;
     }

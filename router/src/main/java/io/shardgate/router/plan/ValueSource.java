@@ -14,8 +14,8 @@ import static java.util.Objects.requireNonNull;
  */
 public sealed interface ValueSource {
 
-    /** The value, given the execution's parameters (Java values, see {@link SqlValue#of}). */
-    SqlValue value(List<Object> parameters);
+    /** The value, given the execution's parameters (null is not one: SQL NULL is {@link SqlValue#NULL}). */
+    SqlValue value(List<SqlValue> parameters);
 
     /** How EXPLAIN shows it: the literal, or {@code ?N} (zero-based) for a parameter. */
     String describe();
@@ -32,7 +32,7 @@ public sealed interface ValueSource {
         }
 
         @Override
-        public SqlValue value(List<Object> parameters) {
+        public SqlValue value(List<SqlValue> parameters) {
             return value;
         }
 
@@ -55,11 +55,11 @@ public sealed interface ValueSource {
         }
 
         @Override
-        public SqlValue value(List<Object> parameters) {
+        public SqlValue value(List<SqlValue> parameters) {
             if (index >= parameters.size()) {
                 throw ErrorCode.WRONG_PARAMETER_COUNT.exception(index + 1, parameters.size());
             }
-            return SqlValue.of(parameters.get(index));
+            return parameters.get(index);
         }
 
         @Override
@@ -76,7 +76,7 @@ public sealed interface ValueSource {
         }
 
         @Override
-        public SqlValue value(List<Object> parameters) {
+        public SqlValue value(List<SqlValue> parameters) {
             return SqlValue.of(integer(left.value(parameters)).add(integer(right.value(parameters))));
         }
 

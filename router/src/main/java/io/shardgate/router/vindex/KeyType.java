@@ -117,11 +117,6 @@ public final class KeyType {
         };
     }
 
-    /** {@link #lookup(SqlValue)} of a Java value (see {@link SqlValue#of}). */
-    public Optional<ShardKey> lookup(Object value) {
-        return lookup(SqlValue.of(value));
-    }
-
     /**
      * Whether {@code WHERE key = value} can match no row at all: NULL, or a number with a fraction
      * compared with an integer column. (When {@link #lookup} is empty and this is false, rows with
@@ -150,11 +145,6 @@ public final class KeyType {
         return Double.isFinite(d) && d != Math.rint(d);
     }
 
-    /** {@link #matchesNoRow(SqlValue)} of a Java value (see {@link SqlValue#of}). */
-    public boolean matchesNoRow(Object value) {
-        return matchesNoRow(SqlValue.of(value));
-    }
-
     /**
      * The canonical key of the value an INSERT stores for {@code value} under strict mode, or empty
      * when the server would refuse it (error 1366). Not for NULL. A binary key stores a binary
@@ -171,11 +161,6 @@ public final class KeyType {
             case BINARY -> value.type() == SqlValue.Type.BYTES ? Optional.of(binaryKey(value.bytes()))
                     : storedText(value).map(text -> binaryKey(SqlValue.utf8Bytes(text)));
         };
-    }
-
-    /** {@link #store(SqlValue)} of a Java value (see {@link SqlValue#of}). */
-    public Optional<ShardKey> store(Object value) {
-        return store(SqlValue.of(requireNonNull(value, "value is null")));
     }
 
     int compare(ShardKey a, ShardKey b) {

@@ -1,6 +1,7 @@
 package io.shardgate.router.vindex;
 
 import io.shardgate.router.shard.ShardRanges;
+import io.shardgate.router.value.SqlValue;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -16,19 +17,22 @@ import static java.util.Objects.requireNonNull;
  */
 public final class ListVindex implements Vindex {
     private final KeyType keyType;
-    private final Map<String, List<Object>> valuesByShard;
+    private final Map<String, List<SqlValue>> valuesByShard;
     private final Map<ShardKey, String> shardByKey;
 
     /** Throws IllegalArgumentException when a value is not of {@code keyType} or two lists hold equal values. */
-    public ListVindex(KeyType keyType, Map<String, List<Object>> valuesByShard) {
+    public ListVindex(KeyType keyType, Map<String, List<SqlValue>> valuesByShard) {
         this.keyType = requireNonNull(keyType, "keyType is null");
         requireNonNull(valuesByShard, "valuesByShard is null");
-        Map<String, List<Object>> copy = new LinkedHashMap<>();
+        Map<String, List<SqlValue>> copy = new LinkedHashMap<>();
         Map<ShardKey, String> index = new LinkedHashMap<>();
         valuesByShard.forEach((shard, values) -> {
             copy.put(shard, List.copyOf(values));
-            for (Object value : values) {
-                ShardKey key = keyType.store(requireNonNull(value, "lists." + shard + ": null value")).orElseThrow(() ->
+            for (SqlValue value : values) {
+                if (requireNonNull(value, "lists." + shard + ": null value").isNull()) {
+                    throw new IllegalArgumentException("lists." + shard + ": NULL is not a " + keyType + " value");
+                }
+                ShardKey key = keyType.store(value).orElseThrow(() ->
                         new IllegalArgumentException("lists." + shard + ": '" + value + "' is not a " + keyType + " value"));
                 String previous = index.putIfAbsent(key, shard);
                 if (previous != null) {
@@ -49,7 +53,7 @@ public final class ListVindex implements Vindex {
         return keyType;
     }
 
-    public Map<String, List<Object>> valuesByShard() {
+    public Map<String, List<SqlValue>> valuesByShard() {
         return valuesByShard;
     }
 

@@ -1,6 +1,7 @@
 package io.shardgate.router.vindex;
 
 import io.shardgate.router.shard.ShardRanges;
+import io.shardgate.router.value.SqlValue;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -16,9 +17,10 @@ import static java.util.Objects.requireNonNull;
  */
 public final class RangeVindex implements Vindex {
 
-    /** Keys below {@code lessThan} (null: all remaining keys) that no earlier bound took go to {@code shard}. */
-    public record Bound(Object lessThan, String shard) {
+    /** Keys below {@code lessThan} ({@link SqlValue#NULL}, or null: all remaining keys) that no earlier bound took go to {@code shard}. */
+    public record Bound(SqlValue lessThan, String shard) {
         public Bound {
+            lessThan = lessThan == null ? SqlValue.NULL : lessThan;
             requireNonNull(shard, "shard is null");
         }
     }
@@ -36,8 +38,8 @@ public final class RangeVindex implements Vindex {
         }
         List<ShardKey> keys = new ArrayList<>();
         for (int i = 0; i < this.bounds.size(); i++) {
-            Object value = this.bounds.get(i).lessThan();
-            if (value == null) {
+            SqlValue value = this.bounds.get(i).lessThan();
+            if (value.isNull()) {
                 if (i != this.bounds.size() - 1) {
                     throw new IllegalArgumentException("ranges[" + i + "]: only the last range may omit less_than");
                 }

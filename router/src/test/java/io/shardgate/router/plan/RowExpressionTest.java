@@ -7,6 +7,7 @@ import io.shardgate.router.exec.ValueKind;
 import io.shardgate.router.plan.RowExpression.ArithmeticOperator;
 import io.shardgate.router.plan.RowExpression.ComparisonOperator;
 import io.shardgate.router.plan.RowExpression.LogicalOperator;
+import io.shardgate.router.value.SqlValue;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -17,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RowExpressionTest {
 
     private final RowExpression.Context context = new RowExpression.Context(
-            List.of(ColumnMeta.of("s", ValueKind.STRING), ColumnMeta.of("n", ValueKind.INTEGER)), List.of(5L));
+            List.of(ColumnMeta.of("s", ValueKind.STRING), ColumnMeta.of("n", ValueKind.INTEGER)), List.of(SqlValue.ofLong(5L)));
     private final Row row = Row.of("Open", null);
 
     private static RowExpression column(int i) {

@@ -1,5 +1,6 @@
 package io.shardgate.router.planner;
 
+import io.shardgate.router.value.SqlValue;
 import io.shardgate.router.exec.Row;
 import io.shardgate.router.exec.RowStream;
 import io.shardgate.router.plan.Execution;
@@ -30,7 +31,7 @@ class BinaryKeyRoutingTest {
 
     private void run(String sql, Object... parameters) {
         RowStream stream = planner.plan(sql, "shop").open(
-                new Execution(shards, Arrays.asList(parameters), (Sequence s) -> 1L, 1000));
+                new Execution(shards, Arrays.stream(parameters).map(SqlValue::of).toList(), (Sequence s) -> 1L, 1000));
         for (Row row = stream.next(); row != null; row = stream.next()) {
             // drain
         }
@@ -38,7 +39,7 @@ class BinaryKeyRoutingTest {
     }
 
     private String shardOfBytes(byte[] bytes) {
-        return BINARY_HASH.shardOf(KeyType.BINARY.store(bytes).orElseThrow(), schema.ranges()).orElseThrow();
+        return BINARY_HASH.shardOf(KeyType.BINARY.store(SqlValue.ofBytes(bytes)).orElseThrow(), schema.ranges()).orElseThrow();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.shardgate.router.planner;
 
+import io.shardgate.router.value.SqlValue;
 import io.shardgate.errors.ErrorCode;
 import io.shardgate.errors.ShardgateException;
 import io.shardgate.router.exec.ColumnMeta;
@@ -30,7 +31,7 @@ class PlanExecutionTest {
 
     private RowStream run(String sql, Object... parameters) {
         Plan plan = planner.plan(sql, "shop");
-        Execution execution = new Execution(shards, Arrays.asList(parameters), (Sequence s) -> nextId.getAndIncrement(), 1000);
+        Execution execution = new Execution(shards, Arrays.stream(parameters).map(SqlValue::of).toList(), (Sequence s) -> nextId.getAndIncrement(), 1000);
         return plan.open(execution);
     }
 

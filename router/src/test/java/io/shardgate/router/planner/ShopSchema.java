@@ -1,5 +1,6 @@
 package io.shardgate.router.planner;
 
+import io.shardgate.router.value.SqlValue;
 import io.shardgate.router.schema.ReferenceTable;
 import io.shardgate.router.schema.SchemaRules;
 import io.shardgate.router.schema.Sequence;
@@ -40,9 +41,9 @@ final class ShopSchema {
 
     static ShardingSchema create() {
         HashVindex integerHash = new HashVindex(KeyType.INTEGER);
-        Map<String, List<Object>> regions = new LinkedHashMap<>();
-        regions.put("s0", List.of("eu", "uk"));
-        regions.put("s1", List.of("us", "ca"));
+        Map<String, List<SqlValue>> regions = new LinkedHashMap<>();
+        regions.put("s0", List.of(SqlValue.ofText("eu"), SqlValue.ofText("uk")));
+        regions.put("s1", List.of(SqlValue.ofText("us"), SqlValue.ofText("ca")));
         SchemaRules shop = new SchemaRules("shop", List.of(
                 new ShardedTable("customers", "id", integerHash),
                 new ShardedTable("orders", "customer_id", integerHash),
@@ -51,7 +52,7 @@ final class ShopSchema {
                 new ShardedTable("tickets", "customer_id", new HashVindex(KeyType.of("string", "utf8mb4_bin"))),
                 new ShardedTable("events", "region", new ListVindex(KeyType.of("string", null), regions)),
                 new ShardedTable("ledger", "account_id", new RangeVindex(KeyType.INTEGER,
-                        List.of(new RangeVindex.Bound(1000L, "s0"), new RangeVindex.Bound(null, "s1")))),
+                        List.of(new RangeVindex.Bound(SqlValue.ofLong(1000), "s0"), new RangeVindex.Bound(null, "s1")))),
                 new ShardedTable("sbtest1", "id", integerHash),
                 new ReferenceTable("countries"),
                 new ReferenceTable("currencies"),

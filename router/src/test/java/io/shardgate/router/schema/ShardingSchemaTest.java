@@ -1,5 +1,6 @@
 package io.shardgate.router.schema;
 
+import io.shardgate.router.value.SqlValue;
 import io.shardgate.router.shard.KeyRange;
 import io.shardgate.router.vindex.HashVindex;
 import io.shardgate.router.vindex.KeyType;
@@ -51,7 +52,7 @@ class ShardingSchemaTest {
                 List.of(new UnshardedTable("settings", "s9")), List.of()))))
                 .hasMessage("schemas[shop].tables.settings.shard: no shard is named 's9'; shards: [s0, s1]");
         assertThatThrownBy(() -> new ShardingSchema(TWO, List.of(new SchemaRules("shop",
-                List.of(new ShardedTable("t", "region", new ListVindex(KeyType.of("string", null), Map.of("s7", List.of("eu"))))),
+                List.of(new ShardedTable("t", "region", new ListVindex(KeyType.of("string", null), Map.of("s7", List.of(SqlValue.ofText("eu")))))),
                 List.of()))))
                 .hasMessage("schemas[shop].tables.t.lists: no shard is named 's7'; shards: [s0, s1]");
         assertThatThrownBy(() -> new ShardingSchema(TWO, List.of(new SchemaRules("shop",

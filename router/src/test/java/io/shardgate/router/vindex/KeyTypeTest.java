@@ -18,25 +18,25 @@ class KeyTypeTest {
 
     @Test
     void integerValuesEqualAsNumbersShareOneKey() {
-        ShardKey five = integer.lookup(5L).orElseThrow();
-        assertThat(integer.lookup("5")).contains(five);
-        assertThat(integer.lookup(new BigDecimal("5.00"))).contains(five);
-        assertThat(integer.lookup(5.0d)).contains(five);
-        assertThat(integer.lookup(" 5")).contains(five);
-        assertThat(integer.lookup("5abc")).as("MySQL compares '5abc' = 5 as doubles: true").contains(five);
-        assertThat(integer.lookup(BigInteger.valueOf(5))).contains(five);
+        ShardKey five = integer.lookup(SqlValue.of(5L)).orElseThrow();
+        assertThat(integer.lookup(SqlValue.of("5"))).contains(five);
+        assertThat(integer.lookup(SqlValue.of(new BigDecimal("5.00")))).contains(five);
+        assertThat(integer.lookup(SqlValue.of(5.0d))).contains(five);
+        assertThat(integer.lookup(SqlValue.of(" 5"))).contains(five);
+        assertThat(integer.lookup(SqlValue.of("5abc"))).as("MySQL compares '5abc' = 5 as doubles: true").contains(five);
+        assertThat(integer.lookup(SqlValue.of(BigInteger.valueOf(5)))).contains(five);
         assertThat(new String(five.canonical(), StandardCharsets.US_ASCII)).isEqualTo("5");
-        assertThat(integer.lookup("abc")).contains(integer.lookup(0L).orElseThrow());
-        assertThat(integer.lookup(-7L).orElseThrow().toString()).isEqualTo("-7");
+        assertThat(integer.lookup(SqlValue.of("abc"))).contains(integer.lookup(SqlValue.of(0L)).orElseThrow());
+        assertThat(integer.lookup(SqlValue.of(-7L)).orElseThrow().toString()).isEqualTo("-7");
     }
 
     @Test
     void integerLookupsThatMatchNoOneValueScatter() {
-        assertThat(integer.lookup(new BigDecimal("5.5"))).isEmpty();
-        assertThat(integer.lookup(5.5d)).isEmpty();
-        assertThat(integer.lookup("9007199254740993")).as("beyond double precision").isEmpty();
+        assertThat(integer.lookup(SqlValue.of(new BigDecimal("5.5")))).isEmpty();
+        assertThat(integer.lookup(SqlValue.of(5.5d))).isEmpty();
+        assertThat(integer.lookup(SqlValue.of("9007199254740993"))).as("beyond double precision").isEmpty();
         assertThat(integer.lookup(null)).isEmpty();
-        assertThat(integer.lookup(new byte[] {0x35})).isEmpty();
+        assertThat(integer.lookup(SqlValue.of(new byte[] {0x35}))).isEmpty();
     }
 
     @Test
@@ -47,36 +47,36 @@ class KeyTypeTest {
         assertThat(stored(integer, " 7 ")).isEqualTo("7");
         assertThat(stored(integer, "1e3")).isEqualTo("1000");
         assertThat(stored(integer, new BigInteger("18446744073709551615"))).isEqualTo("18446744073709551615");
-        assertThat(integer.store("5abc")).isEmpty();
-        assertThat(integer.store("")).isEmpty();
-        assertThat(integer.store("0x10")).isEmpty();
+        assertThat(integer.store(SqlValue.of("5abc"))).isEmpty();
+        assertThat(integer.store(SqlValue.of(""))).isEmpty();
+        assertThat(integer.store(SqlValue.of("0x10"))).isEmpty();
     }
 
     @Test
     void stringKeysFollowTheCollation() {
         KeyType general = KeyType.of("string", null);
-        assertThat(general.lookup("Alice")).isEqualTo(general.lookup("ALICE  "));
-        assertThat(general.lookup("José")).isEqualTo(general.lookup("jose"));
-        assertThat(general.lookup(5L)).as("a string column compared with a number compares as doubles").isEmpty();
-        assertThat(general.store(5L)).isEqualTo(general.lookup("5"));
-        assertThat(general.store(new BigDecimal("5.50"))).isEqualTo(general.lookup("5.50"));
-        assertThat(general.store(1.5d)).isEmpty();
+        assertThat(general.lookup(SqlValue.of("Alice"))).isEqualTo(general.lookup(SqlValue.of("ALICE  ")));
+        assertThat(general.lookup(SqlValue.of("José"))).isEqualTo(general.lookup(SqlValue.of("jose")));
+        assertThat(general.lookup(SqlValue.of(5L))).as("a string column compared with a number compares as doubles").isEmpty();
+        assertThat(general.store(SqlValue.of(5L))).isEqualTo(general.lookup(SqlValue.of("5")));
+        assertThat(general.store(SqlValue.of(new BigDecimal("5.50")))).isEqualTo(general.lookup(SqlValue.of("5.50")));
+        assertThat(general.store(SqlValue.of(1.5d))).isEmpty();
         KeyType unicode = KeyType.of("string", "utf8mb4_unicode_ci");
-        assertThat(unicode.lookup("Straße")).isEqualTo(unicode.lookup("STRASSE"));
+        assertThat(unicode.lookup(SqlValue.of("Straße"))).isEqualTo(unicode.lookup(SqlValue.of("STRASSE")));
         KeyType bin = KeyType.of("string", "utf8mb4_bin");
-        assertThat(bin.lookup("a")).isNotEqualTo(bin.lookup("A"));
-        assertThat(bin.lookup("a ")).isEqualTo(bin.lookup("a"));
-        assertThat(general.lookup("a".getBytes(StandardCharsets.UTF_8))).isEqualTo(general.lookup("A"));
-        assertThat(general.lookup(new byte[] {(byte) 0xFF})).as("not UTF-8").isEmpty();
+        assertThat(bin.lookup(SqlValue.of("a"))).isNotEqualTo(bin.lookup(SqlValue.of("A")));
+        assertThat(bin.lookup(SqlValue.of("a "))).isEqualTo(bin.lookup(SqlValue.of("a")));
+        assertThat(general.lookup(SqlValue.of("a".getBytes(StandardCharsets.UTF_8)))).isEqualTo(general.lookup(SqlValue.of("A")));
+        assertThat(general.lookup(SqlValue.of(new byte[] {(byte) 0xFF}))).as("not UTF-8").isEmpty();
     }
 
     @Test
     void binaryKeysAreBytes() {
         KeyType binary = KeyType.of("binary", null);
-        assertThat(binary.lookup("ab")).isEqualTo(binary.lookup(new byte[] {'a', 'b'}));
-        assertThat(binary.lookup("ab ")).isNotEqualTo(binary.lookup("ab"));
-        assertThat(binary.lookup(1L)).isEmpty();
-        assertThat(binary.store(12L)).isEqualTo(binary.lookup("12"));
+        assertThat(binary.lookup(SqlValue.of("ab"))).isEqualTo(binary.lookup(SqlValue.of(new byte[] {'a', 'b'})));
+        assertThat(binary.lookup(SqlValue.of("ab "))).isNotEqualTo(binary.lookup(SqlValue.of("ab")));
+        assertThat(binary.lookup(SqlValue.of(1L))).isEmpty();
+        assertThat(binary.store(SqlValue.of(12L))).isEqualTo(binary.lookup(SqlValue.of("12")));
     }
 
     @Test
@@ -94,18 +94,18 @@ class KeyTypeTest {
         // A utf8mb4 statement with the malformed bytes FF and 80 reads as text with U+DCFF and U+DC80 (surrogateescape).
         String decoded = "a\uDCFF\u00E9\uDC80\uD83D\uDE00";
         byte[] sent = {'a', (byte) 0xFF, (byte) 0xC3, (byte) 0xA9, (byte) 0x80, (byte) 0xF0, (byte) 0x9F, (byte) 0x98, (byte) 0x80};
-        ShardKey fromText = KeyType.BINARY.lookup(decoded).orElseThrow();
+        ShardKey fromText = KeyType.BINARY.lookup(SqlValue.of(decoded)).orElseThrow();
         assertThat(fromText.canonical()).containsExactly(sent);
-        assertThat(KeyType.BINARY.lookup(sent)).contains(fromText);
-        assertThat(KeyType.BINARY.store(decoded)).contains(fromText);
-        assertThat(KeyType.BINARY.store(sent)).contains(fromText);
+        assertThat(KeyType.BINARY.lookup(SqlValue.of(sent))).contains(fromText);
+        assertThat(KeyType.BINARY.store(SqlValue.of(decoded))).contains(fromText);
+        assertThat(KeyType.BINARY.store(SqlValue.of(sent))).contains(fromText);
     }
 
     @Test
     void keysOrderAsTheColumn() {
-        assertThat(integer.lookup(9L).orElseThrow()).isLessThan(integer.lookup(10L).orElseThrow());
+        assertThat(integer.lookup(SqlValue.of(9L)).orElseThrow()).isLessThan(integer.lookup(SqlValue.of(10L)).orElseThrow());
         KeyType general = KeyType.string(Collations.UTF8MB4_GENERAL_CI);
-        assertThat(general.lookup("b").orElseThrow()).isGreaterThan(general.lookup("A").orElseThrow());
+        assertThat(general.lookup(SqlValue.of("b")).orElseThrow()).isGreaterThan(general.lookup(SqlValue.of("A")).orElseThrow());
     }
 
     @Test
@@ -120,7 +120,7 @@ class KeyTypeTest {
     }
 
     private static String stored(KeyType type, Object value) {
-        Optional<ShardKey> key = type.store(value);
+        Optional<ShardKey> key = type.store(SqlValue.of(value));
         assertThat(key).as("store %s", value).isPresent();
         return key.orElseThrow().toString();
     }

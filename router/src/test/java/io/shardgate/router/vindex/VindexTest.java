@@ -1,5 +1,6 @@
 package io.shardgate.router.vindex;
 
+import io.shardgate.router.value.SqlValue;
 import io.shardgate.router.shard.KeyRange;
 import io.shardgate.router.shard.ShardRanges;
 import org.junit.jupiter.api.Test;
@@ -18,10 +19,10 @@ class VindexTest {
     @Test
     void hashPlacesByTheKeyspaceIdOfTheCanonicalForm() {
         HashVindex hash = new HashVindex(KeyType.INTEGER);
-        ShardKey five = KeyType.INTEGER.lookup(5L).orElseThrow();
+        ShardKey five = KeyType.INTEGER.lookup(SqlValue.of(5L)).orElseThrow();
         assertThat(hash.keyspaceId(five)).isEqualTo(XxHash64.hash(new byte[] {'5'})).isEqualTo(0x6A81B47405B648EDL);
         assertThat(hash.shardOf(five, halves)).contains("s0");
-        assertThat(hash.shardOf(KeyType.INTEGER.lookup("5").orElseThrow(), halves)).contains("s0");
+        assertThat(hash.shardOf(KeyType.INTEGER.lookup(SqlValue.of("5")).orElseThrow(), halves)).contains("s0");
         assertThat(hash.describe()).isEqualTo("hash(integer)");
     }
 
@@ -30,7 +31,7 @@ class VindexTest {
         HashVindex hash = new HashVindex(KeyType.INTEGER);
         int onFirst = 0;
         for (long id = 1; id <= 10_000; id++) {
-            if (hash.shardOf(KeyType.INTEGER.lookup(id).orElseThrow(), halves).orElseThrow().equals("s0")) {
+            if (hash.shardOf(KeyType.INTEGER.lookup(SqlValue.of(id)).orElseThrow(), halves).orElseThrow().equals("s0")) {
                 onFirst++;
             }
         }
@@ -50,45 +51,45 @@ class VindexTest {
     @Test
     void rangeTakesTheFirstBoundAKeyIsBelow() {
         RangeVindex range = new RangeVindex(KeyType.INTEGER, List.of(
-                new RangeVindex.Bound(1000L, "s0"), new RangeVindex.Bound(2000L, "s1"), new RangeVindex.Bound(null, "s2")));
+                new RangeVindex.Bound(SqlValue.of(1000L), "s0"), new RangeVindex.Bound(SqlValue.of(2000L), "s1"), new RangeVindex.Bound(null, "s2")));
         assertThat(range.shardOf(key(-5), halves)).contains("s0");
         assertThat(range.shardOf(key(999), halves)).contains("s0");
         assertThat(range.shardOf(key(1000), halves)).contains("s1");
         assertThat(range.shardOf(key(1_000_000), halves)).contains("s2");
-        RangeVindex bounded = new RangeVindex(KeyType.INTEGER, List.of(new RangeVindex.Bound(10L, "s0")));
+        RangeVindex bounded = new RangeVindex(KeyType.INTEGER, List.of(new RangeVindex.Bound(SqlValue.of(10L), "s0")));
         assertThat(bounded.shardOf(key(10), halves)).isEmpty();
-        assertThat(new RangeVindex(KeyType.INTEGER, List.of(new RangeVindex.Bound("10", "s0"))))
+        assertThat(new RangeVindex(KeyType.INTEGER, List.of(new RangeVindex.Bound(SqlValue.of("10"), "s0"))))
                 .as("equal definitions are equal: tables using them are co-located").isEqualTo(bounded);
     }
 
     @Test
     void rangeBoundsMustIncrease() {
         assertThatThrownBy(() -> new RangeVindex(KeyType.INTEGER, List.of(
-                new RangeVindex.Bound(10L, "s0"), new RangeVindex.Bound(5L, "s1"))))
+                new RangeVindex.Bound(SqlValue.of(10L), "s0"), new RangeVindex.Bound(SqlValue.of(5L), "s1"))))
                 .hasMessage("ranges[1].less_than: 5 must be above the previous bound 10");
         assertThatThrownBy(() -> new RangeVindex(KeyType.INTEGER, List.of(
-                new RangeVindex.Bound(null, "s0"), new RangeVindex.Bound(5L, "s1"))))
+                new RangeVindex.Bound(null, "s0"), new RangeVindex.Bound(SqlValue.of(5L), "s1"))))
                 .hasMessage("ranges[0]: only the last range may omit less_than");
-        assertThatThrownBy(() -> new RangeVindex(KeyType.INTEGER, List.of(new RangeVindex.Bound("x", "s0"))))
+        assertThatThrownBy(() -> new RangeVindex(KeyType.INTEGER, List.of(new RangeVindex.Bound(SqlValue.of("x"), "s0"))))
                 .hasMessage("ranges[0].less_than: 'x' is not a integer value");
     }
 
     @Test
     void listLooksValuesUpUnderTheCollation() {
-        Map<String, List<Object>> lists = new LinkedHashMap<>();
-        lists.put("s0", List.of("eu", "uk"));
-        lists.put("s1", List.of("us"));
+        Map<String, List<SqlValue>> lists = new LinkedHashMap<>();
+        lists.put("s0", List.of(SqlValue.ofText("eu"), SqlValue.ofText("uk")));
+        lists.put("s1", List.of(SqlValue.ofText("us")));
         KeyType type = KeyType.of("string", null);
         ListVindex list = new ListVindex(type, lists);
-        assertThat(list.shardOf(type.lookup("EU").orElseThrow(), halves)).contains("s0");
-        assertThat(list.shardOf(type.lookup("us ").orElseThrow(), halves)).contains("s1");
-        assertThat(list.shardOf(type.lookup("fr").orElseThrow(), halves)).isEmpty();
-        lists.put("s1", List.of("us", "UK"));
+        assertThat(list.shardOf(type.lookup(SqlValue.of("EU")).orElseThrow(), halves)).contains("s0");
+        assertThat(list.shardOf(type.lookup(SqlValue.of("us ")).orElseThrow(), halves)).contains("s1");
+        assertThat(list.shardOf(type.lookup(SqlValue.of("fr")).orElseThrow(), halves)).isEmpty();
+        lists.put("s1", List.of(SqlValue.ofText("us"), SqlValue.ofText("UK")));
         assertThatThrownBy(() -> new ListVindex(type, lists))
                 .hasMessage("lists.s1: 'UK' equals a value listed for shard s0 (under string utf8mb4_general_ci)");
     }
 
     private static ShardKey key(long value) {
-        return KeyType.INTEGER.lookup(value).orElseThrow();
+        return KeyType.INTEGER.lookup(SqlValue.of(value)).orElseThrow();
     }
 }
