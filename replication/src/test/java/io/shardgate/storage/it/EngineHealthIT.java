@@ -77,7 +77,8 @@ class EngineHealthIT {
                 innodbReports);
         rocksdbMonitor = new HealthMonitor(shards.backend(Engine.ROCKSDB), adapters.forEngine(Engine.ROCKSDB), settings,
                 rocksdbReports);
-        HealthSettings impatient = new HealthSettings(settings.interval(), settings.connectTimeout(),
+        // Probed ten times as often: a stop lasts under a second, and a probe must land in one to see its status read wait.
+        HealthSettings impatient = new HealthSettings(settings.interval().dividedBy(10), settings.connectTimeout(),
                 settings.socketTimeout(), HISTORY_THRESHOLD, settings.slowCheckInterval(), Duration.ofMillis(200));
         impatientMonitor = new HealthMonitor(shards.backend(Engine.ROCKSDB), adapters.forEngine(Engine.ROCKSDB), impatient,
                 impatientReports);
