@@ -134,7 +134,7 @@ final class ShardedCommands {
     CompletableFuture<StatementOutcome> query(ClientSession session, String sql, Classification classification,
                                               Map<String, String> perShard) {
         out.restart();
-        return sharded.execute(request(session, sql, classification, List.of(), false, perShard), out);
+        return sharded.execute(request(session, sql, classification, List.of(), false, perShard), out, context.metrics());
     }
 
     /** COM_STMT_PREPARE of a planned statement: its plan and metadata ({@link ShardedSession#prepare}). */
@@ -163,7 +163,7 @@ final class ShardedCommands {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return sharded.execute(request(session, statement.sql(), statement.classification(), parameters, true, perShard), out);
+        return sharded.execute(request(session, statement.sql(), statement.classification(), parameters, true, perShard), out, context.metrics());
     }
 
     /** COM_STMT_SEND_LONG_DATA: kept until the statement's next execute. */
