@@ -50,6 +50,7 @@ final class ShardedCommands {
         session.sharded(sharded);
     }
 
+    /** The client connection's one writer, shared with the commands forwarded to a backend ({@link ForwardingRunner}). */
     ClientChannel out() {
         return out;
     }
