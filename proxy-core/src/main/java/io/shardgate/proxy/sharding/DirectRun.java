@@ -25,7 +25,7 @@ import java.util.function.BiConsumer;
  * with its response relayed from that shard on the connection's event loop (rewritten with the
  * session's status: {@link Relay.Shape#TEXT}, {@link Relay.Shape#BINARY}), with no plan worker in
  * between. This class is the forwarder's host for that one statement: the connection is the
- * {@link StatementCursor}'s choice, a retry (of a read whose replica failed before any of its answer
+ * {@link StatementCursor}'s choice ({@link Connections}), a retry (of a read whose replica failed before any of its answer
  * reached the client; the forwarder decides) goes to the shard's primary, and the statement's end
  * completes {@link #start()}'s future.
  */
@@ -48,7 +48,16 @@ final class DirectRun implements Forwarder.Host<DirectRun.Attempt>, Forwarder.Re
         }
     }
 
-    private final StatementCursor cursor;
+    /** Where the statement runs: the cursor's choice first, the shard's primary for a retry. */
+    interface Connections {
+        /** The connection that runs {@code statement} (a replica when the statement and the session allow one). */
+        CompletableFuture<BackendConnection> first(ShardStatement statement);
+
+        /** A connection to {@code shard}'s primary, in the session's schema and settings. */
+        CompletableFuture<BackendConnection> primary(String shard);
+    }
+
+    private final Connections cursor;
     private final ShardStatement statement;
     private final byte[] sql;
     private final ClientChannel out;
@@ -69,7 +78,7 @@ final class DirectRun implements Forwarder.Host<DirectRun.Attempt>, Forwarder.Re
      * @param running   the session's connections running a statement now (KILL QUERY stops them)
      * @param committed notes a shard's commit GTID for the session: shard, GTID
      */
-    DirectRun(StatementCursor cursor, ShardStatement statement, byte[] sql, ClientChannel out, ProxyMetrics metrics, boolean binary,
+    DirectRun(Connections cursor, ShardStatement statement, byte[] sql, ClientChannel out, ProxyMetrics metrics, boolean binary,
               int status, Set<BackendConnection> running, BiConsumer<String, String> committed) {
         this.cursor = cursor;
         this.statement = statement;
@@ -91,7 +100,7 @@ final class DirectRun implements Forwarder.Host<DirectRun.Attempt>, Forwarder.Re
 
     @Override
     public CompletableFuture<BackendConnection> backendFor(Attempt attempt) {
-        return attempt.retried() ? cursor.bind(cursor.primaryOf(statement.shard())) : cursor.connectionFor(statement, null);
+        return attempt.retried() ? cursor.primary(statement.shard()) : cursor.first(statement);
     }
 
     /** A direct run happens only outside a transaction. */
