@@ -7,6 +7,7 @@ import io.shardgate.proxy.backend.BackendConnection;
 import io.shardgate.proxy.backend.ResponseSink;
 import io.shardgate.errors.ErrorCode;
 import io.shardgate.proxy.error.ErrorTranslator;
+import io.shardgate.proxy.execution.ClientChannel;
 import io.shardgate.proxy.protocol.Capabilities;
 import io.shardgate.proxy.protocol.ClientCharset;
 import io.shardgate.proxy.protocol.Command;
@@ -287,7 +288,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Comm
     private void resumePausedBackend() {
         // One client channel writer in a sharded deployment (the forwarder's is the sharded commands'), unless
         // the sharded commands were made anew since the last forwarded command: then both hear it.
-        io.shardgate.proxy.execution.ClientChannel forwarded = forwarding == null ? null : forwarding.out();
+        ClientChannel forwarded = forwarding == null ? null : forwarding.out();
         if (forwarded != null) {
             forwarded.writabilityChanged();
         }
