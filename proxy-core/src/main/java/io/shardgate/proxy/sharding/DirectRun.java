@@ -93,7 +93,8 @@ final class DirectRun implements Forwarder.Host<DirectRun.Attempt>, Forwarder.Re
 
     /** Runs the statement; completes with what it did, or fails before or while answering. */
     CompletableFuture<StatementOutcome> start() {
-        new Forwarder<>(out, metrics, this, "sharded statement on shard " + statement.shard())
+        // A constant name (no string built per statement): the forwarder's log lines name the shard's backend.
+        new Forwarder<>(out, metrics, this, "direct sharded statement")
                 .forward(MySqlPacket.command(Command.QUERY, sql), new Attempt(shape, status, false));
         return result;
     }
