@@ -82,10 +82,19 @@ public final class Forwarder<R extends Forwarder.Request<R>> {
         /** Ends the client's connection (part of a response went out; nothing consistent can follow). */
         void close();
 
-        ClientCharset charset();
+        /**
+         * The client's character set, to prepare a request's {@link Request#statement()} on the backend.
+         * Asked only for a request with a statement: a host that forwards none (a sharded statement, sent
+         * as text) need not answer.
+         */
+        default ClientCharset charset() {
+            throw new UnsupportedOperationException("this host forwards no prepared statements");
+        }
 
-        /** The client's execute packet, with the backend's statement id and parameter types. */
-        MySqlPacket forBackend(MySqlPacket packet, ClientStatement statement, BackendStatement prepared);
+        /** The client's execute packet, with the backend's statement id and parameter types (as {@link #charset()}, only for a statement). */
+        default MySqlPacket forBackend(MySqlPacket packet, ClientStatement statement, BackendStatement prepared) {
+            throw new UnsupportedOperationException("this host forwards no prepared statements");
+        }
 
         /** The per-command listener of the response: session changes on the way, bookkeeping at its end. */
         Response response(R request, BackendConnection backend);

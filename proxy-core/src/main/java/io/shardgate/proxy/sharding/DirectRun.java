@@ -2,13 +2,11 @@ package io.shardgate.proxy.sharding;
 
 import io.shardgate.errors.ErrorCode;
 import io.shardgate.proxy.backend.BackendConnection;
-import io.shardgate.proxy.backend.BackendStatement;
 import io.shardgate.proxy.backend.BackendTarget;
 import io.shardgate.proxy.execution.ClientChannel;
 import io.shardgate.proxy.execution.Forwarder;
 import io.shardgate.proxy.execution.Relay;
 import io.shardgate.proxy.metrics.ProxyMetrics;
-import io.shardgate.proxy.protocol.ClientCharset;
 import io.shardgate.proxy.protocol.Command;
 import io.shardgate.proxy.protocol.MySqlPacket;
 import io.shardgate.proxy.session.ClientStatement;
@@ -148,16 +146,6 @@ final class DirectRun implements Forwarder.Host<DirectRun.Attempt>, Forwarder.Re
     public void close() {
         result.completeExceptionally(ErrorCode.INTERNAL.exception("the end of a sharded statement on shard "
                 + statement.shard() + " could not be followed"));
-    }
-
-    @Override
-    public ClientCharset charset() {
-        throw new UnsupportedOperationException("a shard statement is sent as text");
-    }
-
-    @Override
-    public MySqlPacket forBackend(MySqlPacket packet, ClientStatement prepared, BackendStatement onBackend) {
-        throw new UnsupportedOperationException("a shard statement is sent as text");
     }
 
     @Override
