@@ -3,6 +3,7 @@ package io.shardgate.proxy.execution;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
 import io.shardgate.proxy.backend.BackendConnection;
 import io.shardgate.proxy.protocol.MySqlPacket;
 
@@ -30,6 +31,11 @@ public final class ClientChannel {
 
     public long capabilities() {
         return capabilities;
+    }
+
+    /** The client connection's event loop. */
+    public EventLoop eventLoop() {
+        return channel.eventLoop();
     }
 
     public ByteBufAllocator alloc() {

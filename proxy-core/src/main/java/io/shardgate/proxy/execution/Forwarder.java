@@ -1,6 +1,7 @@
 package io.shardgate.proxy.execution;
 
 import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
 import io.shardgate.proxy.backend.BackendConnection;
 import io.shardgate.proxy.backend.BackendStatement;
 import io.shardgate.proxy.metrics.ProxyMetrics;
@@ -15,16 +16,17 @@ import java.util.concurrent.CompletableFuture;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Runs a client's command on the backend connection its session is bound to, and relays the
- * response byte for byte ({@link Relay.Shape#PASSTHROUGH}): the execution primitive of a session
- * bound to one backend (an unsharded deployment, and session statements of a sharded one). Here,
+ * Runs a client's command on one backend connection and relays the response: byte for byte
+ * ({@link Relay.Shape#PASSTHROUGH}) for a session bound to one backend (an unsharded deployment, and
+ * session statements of a sharded one), rewritten for a sharded statement whose plan is one route to
+ * one shard ({@link Request#shape()}): the execution primitive of every single-backend command. Here,
  * once: the error boundary of a command in flight (a step that throws ends the command with an ERR,
  * or closes the client when part of the response went out), the retry of an autocommit read whose
  * replica fails before answering (on the primary), and backpressure through the client's
  * {@link ClientChannel}. What a command means for the session is its {@link Host}'s.
  *
- * <p>One per client connection; commands run one at a time; runs on the client's event loop, and
- * backend callbacks hop onto it.
+ * <p>One per client connection (per statement for a sharded one, whose host is the statement's
+ * run); commands run one at a time; runs on the client's event loop, and backend callbacks hop onto it.
  *
  * @param <R> the host's description of a forwarded command
  */
@@ -43,6 +45,16 @@ public final class Forwarder<R extends Forwarder.Request<R>> {
 
         /** The same command again, for the primary. */
         R retry();
+
+        /** How the response reaches the client (a sharded statement's is rewritten: {@link Relay.Shape#TEXT}, {@link Relay.Shape#BINARY}). */
+        default Relay.Shape shape() {
+            return Relay.Shape.PASSTHROUGH;
+        }
+
+        /** The session's status flags for a rewritten response's end (not read for {@link Relay.Shape#PASSTHROUGH}). */
+        default int status() {
+            return 0;
+        }
     }
 
     /** What a command means for the client's session: the connection it runs on, and its bookkeeping. */
@@ -70,10 +82,19 @@ public final class Forwarder<R extends Forwarder.Request<R>> {
         /** Ends the client's connection (part of a response went out; nothing consistent can follow). */
         void close();
 
-        ClientCharset charset();
+        /**
+         * The client's character set, to prepare a request's {@link Request#statement()} on the backend.
+         * Asked only for a request with a statement: a host that forwards none (a sharded statement, sent
+         * as text) need not answer.
+         */
+        default ClientCharset charset() {
+            throw new UnsupportedOperationException("this host forwards no prepared statements");
+        }
 
-        /** The client's execute packet, with the backend's statement id and parameter types. */
-        MySqlPacket forBackend(MySqlPacket packet, ClientStatement statement, BackendStatement prepared);
+        /** The client's execute packet, with the backend's statement id and parameter types (as {@link #charset()}, only for a statement). */
+        default MySqlPacket forBackend(MySqlPacket packet, ClientStatement statement, BackendStatement prepared) {
+            throw new UnsupportedOperationException("this host forwards no prepared statements");
+        }
 
         /** The per-command listener of the response: session changes on the way, bookkeeping at its end. */
         Response response(R request, BackendConnection backend);
@@ -99,9 +120,14 @@ public final class Forwarder<R extends Forwarder.Request<R>> {
 
         /** On the client's loop: the response went out; the session follows it, and its next command runs. */
         void completed(int status, boolean error, int warnings);
+
+        /** As {@link #completed(int, boolean, int)}, with the relay (what a rewritten response learned: insert id, GTID, ERR). */
+        default void completed(Relay relay, int status, boolean error, int warnings) {
+            completed(status, error, warnings);
+        }
     }
 
-    private final Channel client;
+    private final EventLoop loop;
     private final ClientChannel out;
     private final ProxyMetrics metrics;
     private final Host<R> host;
@@ -109,7 +135,16 @@ public final class Forwarder<R extends Forwarder.Request<R>> {
 
     /** @param who names the client connection in the log */
     public Forwarder(Channel client, ClientChannel out, ProxyMetrics metrics, Host<R> host, String who) {
-        this.client = requireNonNull(client, "client is null");
+        this(requireNonNull(client, "client is null").eventLoop(), out, metrics, host, who);
+    }
+
+    /** Writing to {@code out}, on its channel's event loop. */
+    public Forwarder(ClientChannel out, ProxyMetrics metrics, Host<R> host, String who) {
+        this(requireNonNull(out, "out is null").eventLoop(), out, metrics, host, who);
+    }
+
+    private Forwarder(EventLoop loop, ClientChannel out, ProxyMetrics metrics, Host<R> host, String who) {
+        this.loop = requireNonNull(loop, "loop is null");
         this.out = requireNonNull(out, "out is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
         this.host = requireNonNull(host, "host is null");
@@ -162,7 +197,7 @@ public final class Forwarder<R extends Forwarder.Request<R>> {
     /** The relay of {@code request}'s response; when the host cannot follow it, the packets to send are let go. */
     private Relay relay(BackendConnection backend, R request, MySqlPacket send, MySqlPacket retry) {
         try {
-            return new Relay(backend, out, Relay.Shape.PASSTHROUGH, 0, new Passthrough(request, host.response(request, backend), retry));
+            return new Relay(backend, out, request.shape(), request.status(), new Passthrough(request, host.response(request, backend), retry));
         } catch (RuntimeException | LinkageError e) {
             send.release();
             if (retry != null) {
@@ -199,14 +234,14 @@ public final class Forwarder<R extends Forwarder.Request<R>> {
     }
 
     private void onLoop(Runnable action) {
-        if (client.eventLoop().inEventLoop()) {
+        if (loop.inEventLoop()) {
             action.run();
         } else {
-            client.eventLoop().execute(action);
+            loop.execute(action);
         }
     }
 
-    /** Follows one passthrough response: metrics and the host's notes on the backend's loop, its end on the client's. */
+    /** Follows one response: metrics and the host's notes on the backend's loop (passthrough), its end on the client's. */
     private final class Passthrough implements Relay.Listener {
         private final R request;
         private final Response response;
@@ -239,8 +274,9 @@ public final class Forwarder<R extends Forwarder.Request<R>> {
                     if (!host.active()) {
                         return;
                     }
-                    response.completed(status, error, warnings);
-                    if (!request.command().hasNoResponse()) {
+                    response.completed(relay, status, error, warnings);
+                    // (A rewritten response is flushed by its relay.)
+                    if (!request.command().hasNoResponse() && request.shape() == Relay.Shape.PASSTHROUGH) {
                         out.flush();
                     }
                     host.afterCommand();
@@ -260,7 +296,7 @@ public final class Forwarder<R extends Forwarder.Request<R>> {
             boolean started = relay.started();
             LOG.log(System.Logger.Level.WARNING, who + ": backend " + relay.connection().target() + " failed during "
                     + request.command() + (started ? " after part of the response was sent" : ""), cause);
-            client.eventLoop().execute(() -> {
+            loop.execute(() -> {
                 if (!host.active()) {
                     if (retry != null) {
                         retry.release();

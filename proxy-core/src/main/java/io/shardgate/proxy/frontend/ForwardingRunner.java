@@ -30,6 +30,8 @@ final class ForwardingRunner implements StatementRunner {
     private final Consumer<BackendConnection> localInfile;
     /** Runs this connection's forwarded commands (one at a time); made on the first. */
     private Forwarder<Pending> forwarder;
+    /** The client channel's writer of an unsharded deployment; made on the first command. */
+    private ClientChannel own;
 
     /**
      * @param closed      whether the client connection is closing
@@ -45,6 +47,21 @@ final class ForwardingRunner implements StatementRunner {
     /** The client channel's writer, once a command has been forwarded; null before. */
     ClientChannel out() {
         return forwarder == null ? null : forwarder.out();
+    }
+
+    /**
+     * The one writer of the client's channel: a sharded deployment's is its sharded commands' (so a
+     * paused backend hears of writability from one place, whichever path paused it); else this runner's.
+     */
+    private ClientChannel channel() {
+        ShardedCommands sharded = scope.sharded();
+        if (sharded != null) {
+            return sharded.out();
+        }
+        if (own == null) {
+            own = new ClientChannel(scope.ctx().channel(), scope.session().capabilities());
+        }
+        return own;
     }
 
     @Override
@@ -76,9 +93,10 @@ final class ForwardingRunner implements StatementRunner {
 
     private void forward(MySqlPacket packet, Pending pending) {
         scope.busy();
-        if (forwarder == null) {
-            forwarder = new Forwarder<>(scope.ctx().channel(), new ClientChannel(scope.ctx().channel(),
-                    scope.session().capabilities()), scope.context().metrics(), new SessionHost(), name);
+        ClientChannel out = channel();
+        if (forwarder == null || forwarder.out() != out) {
+            // The first command, or the session's sharded commands were made anew (CHANGE_USER, a reset).
+            forwarder = new Forwarder<>(scope.ctx().channel(), out, scope.context().metrics(), new SessionHost(), name);
         }
         forwarder.forward(packet, pending);
     }

@@ -7,6 +7,7 @@ import io.shardgate.proxy.backend.BackendConnection;
 import io.shardgate.proxy.backend.ResponseSink;
 import io.shardgate.errors.ErrorCode;
 import io.shardgate.proxy.error.ErrorTranslator;
+import io.shardgate.proxy.execution.ClientChannel;
 import io.shardgate.proxy.protocol.Capabilities;
 import io.shardgate.proxy.protocol.ClientCharset;
 import io.shardgate.proxy.protocol.Command;
@@ -280,15 +281,19 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Comm
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
         resumePausedBackend();
-        if (sharded != null) {
-            sharded.out().writabilityChanged();
-        }
         ctx.fireChannelWritabilityChanged();
     }
 
+    /** A backend connection or plan worker paused for this client's socket hears that it drained (or closed). */
     private void resumePausedBackend() {
-        if (forwarding != null && forwarding.out() != null) {
-            forwarding.out().writabilityChanged();
+        // One client channel writer in a sharded deployment (the forwarder's is the sharded commands'), unless
+        // the sharded commands were made anew since the last forwarded command: then both hear it.
+        ClientChannel forwarded = forwarding == null ? null : forwarding.out();
+        if (forwarded != null) {
+            forwarded.writabilityChanged();
+        }
+        if (sharded != null && sharded.out() != forwarded) {
+            sharded.out().writabilityChanged();
         }
     }
 
@@ -316,8 +321,6 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Comm
         // A backend connection paused for this client's socket resumes, finishes its response and goes back to its pool.
         resumePausedBackend();
         if (sharded != null) {
-            // A shard connection paused for this client's socket resumes, finishes its response and goes back to its pool.
-            sharded.out().writabilityChanged();
             sharded.close();
         }
         // The connection phase reserved the slot; the command phase gives it back.

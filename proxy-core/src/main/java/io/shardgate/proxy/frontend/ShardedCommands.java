@@ -51,6 +51,7 @@ final class ShardedCommands {
         session.sharded(sharded);
     }
 
+    /** The client connection's one writer, shared with the commands forwarded to a backend ({@link ForwardingRunner}). */
     ClientChannel out() {
         return out;
     }
@@ -135,7 +136,7 @@ final class ShardedCommands {
     CompletableFuture<StatementOutcome> query(ClientSession session, String sql, Classification classification,
                                               Map<String, String> perShard) {
         out.restart();
-        return sharded.execute(request(session, sql, classification, List.of(), false, perShard), out);
+        return sharded.execute(request(session, sql, classification, List.of(), false, perShard), out, context.metrics());
     }
 
     /** COM_STMT_PREPARE of a planned statement: its plan and metadata ({@link ShardedSession#prepare}). */
@@ -164,7 +165,7 @@ final class ShardedCommands {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return sharded.execute(request(session, statement.sql(), statement.classification(), parameters, true, perShard), out);
+        return sharded.execute(request(session, statement.sql(), statement.classification(), parameters, true, perShard), out, context.metrics());
     }
 
     /** COM_STMT_SEND_LONG_DATA: kept until the statement's next execute. */

@@ -3,6 +3,7 @@ package io.shardgate.proxy.sharding;
 import io.shardgate.proxy.backend.BackendConnection;
 import io.shardgate.proxy.error.BackendErrorException;
 import io.shardgate.proxy.execution.ClientChannel;
+import io.shardgate.proxy.metrics.ProxyMetrics;
 import io.shardgate.proxy.execution.Relay;
 import io.shardgate.proxy.execution.ResultWriter;
 import io.shardgate.proxy.execution.StatementRequest;
@@ -96,14 +97,14 @@ public final class ShardedSession {
     }
 
     /** Runs a planned statement and writes its response; completes with what it did, or fails before or while answering. */
-    public CompletableFuture<StatementOutcome> execute(StatementRequest request, ClientChannel out) {
+    public CompletableFuture<StatementOutcome> execute(StatementRequest request, ClientChannel out, ProxyMetrics metrics) {
         Plan plan;
         try {
             plan = deployment.plan(request.sql(), request.schema());
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        CompletableFuture<StatementOutcome> direct = direct(plan, request, out);
+        CompletableFuture<StatementOutcome> direct = direct(plan, request, out, metrics);
         return direct != null ? direct : submit(() -> run(plan, request, out));
     }
 
@@ -112,7 +113,7 @@ public final class ShardedSession {
      * worker: its response is relayed on the backend connection's event loop ({@link DirectRun}).
      * Null when the statement needs the worker.
      */
-    private CompletableFuture<StatementOutcome> direct(Plan plan, StatementRequest request, ClientChannel out) {
+    private CompletableFuture<StatementOutcome> direct(Plan plan, StatementRequest request, ClientChannel out, ProxyMetrics metrics) {
         if (transaction.isOpen() || !request.autocommit() || request.ddl()) {
             return null;
         }
@@ -133,7 +134,7 @@ public final class ShardedSession {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return new DirectRun(cursor(request), statement, sql, out, request.binary(), status(request.autocommit()), running,
+        return new DirectRun(cursor(request), statement, sql, out, metrics, request.binary(), status(request.autocommit()), running,
                 this::noteCommit).start();
     }
 

@@ -27,7 +27,7 @@ import java.util.concurrent.CompletionException;
 import java.util.function.BiConsumer;
 
 /** How one statement's plan reaches the shards. */
-final class StatementCursor implements ShardCursor {
+final class StatementCursor implements ShardCursor, DirectRun.Connections {
     private static final System.Logger LOG = System.getLogger(StatementCursor.class.getName());
     private static final long SHAPING = Capabilities.CLIENT_DEPRECATE_EOF | Capabilities.CLIENT_MULTI_RESULTS
             | Capabilities.CLIENT_PS_MULTI_RESULTS | Capabilities.CLIENT_LONG_FLAG;
@@ -112,9 +112,14 @@ final class StatementCursor implements ShardCursor {
                 connection -> connection.owner().release(connection), "sharded session");
     }
 
-    /** {@code shard}'s primary pool. */
-    BackendPool primaryOf(String shard) {
-        return deployment.shard(shard).primary();
+    @Override
+    public CompletableFuture<BackendConnection> first(ShardStatement statement) {
+        return connectionFor(statement, null);
+    }
+
+    @Override
+    public CompletableFuture<BackendConnection> primary(String shard) {
+        return bind(deployment.shard(shard).primary());
     }
 
     /** A pooled connection in the session's schema, brought to its settings ({@link SessionBinding}). */
