@@ -36,6 +36,7 @@ import static java.util.Objects.requireNonNull;
  * are.
  */
 public final class BackendConnector implements ConnectionOpener {
+    private static final System.Logger LOG = System.getLogger(BackendConnector.class.getName());
     /** Backends may send packets up to their own max_allowed_packet, at most 1 GiB. */
     private static final long MAX_BACKEND_PACKET = 1L << 30;
     static final long BASE_CAPABILITIES = Capabilities.CLIENT_LONG_PASSWORD | Capabilities.CLIENT_PROTOCOL_41
@@ -195,7 +196,9 @@ public final class BackendConnector implements ConnectionOpener {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            fail(ctx, cause.getMessage());
+            // The exception's class too: some (a closed channel's, say) carry no message at all.
+            LOG.log(System.Logger.Level.DEBUG, "login to " + target + " failed", cause);
+            fail(ctx, String.valueOf(cause));
         }
     }
 }
