@@ -197,7 +197,7 @@ public final class BackendConnector implements ConnectionOpener {
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             // The exception's class too: some (a closed channel's, say) carry no message at all.
-            LOG.log(System.Logger.Level.DEBUG, "login to " + target + " failed", cause);
+            LOG.log(System.Logger.Level.WARNING, "login to " + target + " failed", cause);
             fail(ctx, String.valueOf(cause));
         }
     }
