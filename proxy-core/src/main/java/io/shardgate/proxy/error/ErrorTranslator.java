@@ -38,6 +38,22 @@ public final class ErrorTranslator {
     }
 
     public Translation translate(Throwable error) {
+        return translate(error, null);
+    }
+
+    /**
+     * As {@link #translate(Throwable)}, logged for the connection {@code who} names: an internal
+     * error with its stack at ERROR, any other at DEBUG (null: an internal error only, unnamed).
+     */
+    public Translation translate(Throwable error, String who) {
+        Translation translation = translation(error, who);
+        if (who != null && translation.packet().errno() != ErrorCode.INTERNAL.errno()) {
+            LOG.log(System.Logger.Level.DEBUG, who + ": " + error);
+        }
+        return translation;
+    }
+
+    private Translation translation(Throwable error, String who) {
         Throwable cause = unwrap(error);
         if (cause instanceof ShardgateException e) {
             return new Translation(ErrPacket.of(e), closesConnection(e.code()));
@@ -58,7 +74,7 @@ public final class ErrorTranslator {
             return new Translation(new ErrPacket(e.getErrorCode(), e.getSQLState(), String.valueOf(e.getMessage())), false);
         }
         // A bug, not an answer: the stack trace is the only place that says where it came from.
-        LOG.log(System.Logger.Level.ERROR, INTERNAL_ERROR_LOG, cause);
+        LOG.log(System.Logger.Level.ERROR, who == null ? INTERNAL_ERROR_LOG : INTERNAL_ERROR_LOG + " (" + who + ")", cause);
         return new Translation(ErrPacket.of(ErrorCode.INTERNAL, cause.getClass().getSimpleName() + ": " + cause.getMessage()), true);
     }
 

@@ -38,7 +38,6 @@ import static java.util.Objects.requireNonNull;
  * authenticated yet. Packets that arrive while the schema is being opened are passed on to it.
  */
 final class ConnectionPhaseHandler extends ChannelInboundHandlerAdapter {
-    private static final System.Logger LOG = System.getLogger(ConnectionPhaseHandler.class.getName());
     private static final int UTF8MB4_GENERAL_CI = 45;
     /** The pipeline name of the handler that takes over. */
     static final String COMMANDS = "frontend";
@@ -240,12 +239,7 @@ final class ConnectionPhaseHandler extends ChannelInboundHandlerAdapter {
             ctx.close();
             return;
         }
-        ErrorTranslator.Translation translation = context.errors().translate(cause);
-        if (translation.packet().errno() == ErrorCode.INTERNAL.errno()) {
-            LOG.log(System.Logger.Level.ERROR, "connection " + connectionId + ": internal error", cause);
-        } else {
-            LOG.log(System.Logger.Level.DEBUG, "connection " + connectionId + ": " + cause);
-        }
+        ErrorTranslator.Translation translation = context.errors().translate(cause, "connection " + connectionId);
         int sequence = 2;
         if (cause instanceof PacketDecoder.PacketTooLargeException tooLarge) {
             // A split packet over the limit: the client has sent pieces 0..n and waits for n + 1.

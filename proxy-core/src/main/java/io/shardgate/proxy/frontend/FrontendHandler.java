@@ -37,7 +37,6 @@ import java.util.function.Consumer;
  * <p>Runs on the client channel's event loop; backend callbacks hop onto it.
  */
 final class FrontendHandler extends ChannelInboundHandlerAdapter implements CommandScope {
-    private static final System.Logger LOG = System.getLogger(FrontendHandler.class.getName());
 
     /** COMMAND: serving commands; CHANGE_USER: a COM_CHANGE_USER's authentication is under way. */
     private enum State { COMMAND, CHANGE_USER, CLOSED }
@@ -209,15 +208,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Comm
         afterCommand();
     }
 
-    /** The ERR for {@code cause}, logged: an internal error with its stack, anything else briefly. */
+    /** The ERR for {@code cause}, logged by the translator for this connection. */
     private ErrorTranslator.Translation translated(Throwable cause) {
-        ErrorTranslator.Translation translation = context.errors().translate(cause);
-        if (translation.packet().errno() == ErrorCode.INTERNAL.errno()) {
-            LOG.log(System.Logger.Level.ERROR, "connection " + connectionId + ": internal error", cause);
-        } else {
-            LOG.log(System.Logger.Level.DEBUG, "connection " + connectionId + ": " + cause);
-        }
-        return translation;
+        return context.errors().translate(cause, "connection " + connectionId);
     }
 
     /** Runs one command; {@code packet} is owned by this method. */
