@@ -1,6 +1,5 @@
 package io.shardgate.proxy.frontend;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -9,25 +8,16 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.shardgate.proxy.auth.NativePassword;
 import io.shardgate.proxy.auth.RsaKeyPair;
-import io.shardgate.proxy.backend.BackendConnector;
 import io.shardgate.proxy.backend.BackendPool;
-import io.shardgate.proxy.backend.BackendTarget;
-import io.shardgate.proxy.config.ConfigLoader;
-import io.shardgate.proxy.config.ShardgateConfig;
 import io.shardgate.proxy.config.UserConfig;
-import io.shardgate.proxy.error.ErrorTranslator;
-import io.shardgate.proxy.metrics.ProxyMetrics;
 import io.shardgate.proxy.protocol.Capabilities;
 import io.shardgate.proxy.protocol.Command;
 import io.shardgate.proxy.protocol.ErrPacket;
 import io.shardgate.proxy.protocol.HandshakeResponse41;
 import io.shardgate.proxy.protocol.HandshakeV10;
 import io.shardgate.proxy.protocol.MySqlPacket;
-import io.shardgate.proxy.routing.BackendReport;
-import io.shardgate.proxy.routing.ShardBackends;
 import io.shardgate.proxy.session.ClientStatement;
 import io.shardgate.proxy.session.SessionPin;
-import io.shardgate.proxy.transport.Transport;
 import io.shardgate.router.classify.Classification;
 import io.shardgate.router.classify.StatementClass;
 import io.shardgate.router.classify.StatementClassifier;
@@ -41,11 +31,9 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -73,24 +61,12 @@ class CommandExecutorsTest {
 
     @BeforeEach
     void login() {
-        ShardgateConfig config = new ConfigLoader().parse("""
-                listen: { host: 127.0.0.1, port: 0 }
-                admin: { host: 127.0.0.1, port: 0, token: test-admin-token }
-                backend_user: { name: b, password: b }
-                shards:
-                  - { name: s0, engine: innodb, primary: "127.0.0.1:1" }
-                users:
-                  - { name: app, password: app }
-                """);
-        pool = new BackendPool(new BackendTarget("s0", "primary", config.shards().get(0).primary()),
-                new BackendConnector(Transport.best(), "b", "b", Duration.ofMillis(200), false, 8), 2, Duration.ofMillis(200));
-        ShardBackends backends = new ShardBackends("s0", pool, List.of(), null, null);
-        registry = new ConnectionRegistry(10);
-        Map<String, UserConfig> users = Map.of("app", UserConfig.withPassword("app", "app", false, UserConfig.NATIVE),
-                "other", UserConfig.withPassword("other", "pw", false, UserConfig.NATIVE));
-        FrontendContext context = new FrontendContext(config, users, backends, new BackendReport(List.of(backends)),
-                Optional.empty(), rsa, registry, new ProxyMetrics(new SimpleMeterRegistry(), registry::connections),
-                new ErrorTranslator(), new SecureRandom(), Optional.empty());
+        TestFrontend frontend = TestFrontend.create(rsa, 10, Map.of(
+                "app", UserConfig.withPassword("app", "app", false, UserConfig.NATIVE),
+                "other", UserConfig.withPassword("other", "pw", false, UserConfig.NATIVE)));
+        pool = frontend.pool();
+        registry = frontend.registry();
+        FrontendContext context = frontend.context();
         ServerFacts facts = new ServerFacts("10.11.6-MariaDB", Map.of("INNODB", "DEFAULT"), Map.of(),
                 Map.of("innodb_lock_wait_timeout", "50", "innodb_page_size", "16384"), Map.of(), Map.of());
         DdlGate ddlGate = new DdlGate(List.of("s0"), new DdlValidator(), shard -> InnoDbCapabilities.from(facts));

@@ -1,6 +1,5 @@
 package io.shardgate.proxy.frontend;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -12,34 +11,22 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.shardgate.proxy.auth.CachingSha2Password;
 import io.shardgate.proxy.auth.NativePassword;
 import io.shardgate.proxy.auth.RsaKeyPair;
-import io.shardgate.proxy.backend.BackendConnector;
-import io.shardgate.proxy.backend.BackendPool;
-import io.shardgate.proxy.backend.BackendTarget;
-import io.shardgate.proxy.config.ConfigLoader;
-import io.shardgate.proxy.config.ShardgateConfig;
 import io.shardgate.proxy.config.UserConfig;
-import io.shardgate.proxy.error.ErrorTranslator;
-import io.shardgate.proxy.metrics.ProxyMetrics;
 import io.shardgate.proxy.protocol.AuthSwitchRequest;
 import io.shardgate.proxy.protocol.Capabilities;
 import io.shardgate.proxy.protocol.ErrPacket;
 import io.shardgate.proxy.protocol.HandshakeResponse41;
 import io.shardgate.proxy.protocol.HandshakeV10;
 import io.shardgate.proxy.protocol.MySqlPacket;
-import io.shardgate.proxy.routing.BackendReport;
-import io.shardgate.proxy.routing.ShardBackends;
-import io.shardgate.proxy.transport.Transport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -81,26 +68,12 @@ class ConnectionPhaseHandlerTest {
     }
 
     private FrontendContext context(int maxConnections) {
-        ShardgateConfig config = new ConfigLoader().parse("""
-                listen: { host: 127.0.0.1, port: 0 }
-                admin: { host: 127.0.0.1, port: 0, token: test-admin-token }
-                backend_user: { name: b, password: b }
-                shards:
-                  - { name: s0, engine: innodb, primary: "127.0.0.1:1" }
-                users:
-                  - { name: app, password: app }
-                """);
-        BackendPool pool = new BackendPool(new BackendTarget("s0", "primary", config.shards().get(0).primary()),
-                new BackendConnector(Transport.best(), "b", "b", Duration.ofMillis(200), false, 8), 2, Duration.ofMillis(200));
-        ShardBackends backends = new ShardBackends("s0", pool, List.of(), null, null);
-        registry = new ConnectionRegistry(maxConnections);
-        Map<String, UserConfig> users = Map.of(
+        TestFrontend frontend = TestFrontend.create(rsa, maxConnections, Map.of(
                 "app", UserConfig.withPassword("app", "app", false, UserConfig.NATIVE),
                 "sha", UserConfig.withPassword("sha", "secret", false, UserConfig.CACHING_SHA2),
-                "hashed", UserConfig.withNativeHash("hashed", "*" + "00".repeat(20), false, UserConfig.CACHING_SHA2));
-        return new FrontendContext(config, users, backends, new BackendReport(List.of(backends)), Optional.empty(), rsa,
-                registry, new ProxyMetrics(new SimpleMeterRegistry(), registry::connections), new ErrorTranslator(),
-                new SecureRandom(), Optional.empty());
+                "hashed", UserConfig.withNativeHash("hashed", "*" + "00".repeat(20), false, UserConfig.CACHING_SHA2)));
+        registry = frontend.registry();
+        return frontend.context();
     }
 
     private void respond(String user, String plugin, byte[] authResponse, String database) {

@@ -1,28 +1,17 @@
 package io.shardgate.proxy.frontend;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.shardgate.proxy.auth.NativePassword;
 import io.shardgate.proxy.auth.RsaKeyPair;
-import io.shardgate.proxy.backend.BackendConnector;
 import io.shardgate.proxy.backend.BackendPool;
-import io.shardgate.proxy.backend.BackendTarget;
-import io.shardgate.proxy.config.ConfigLoader;
-import io.shardgate.proxy.config.ShardgateConfig;
-import io.shardgate.proxy.config.UserConfig;
-import io.shardgate.proxy.error.ErrorTranslator;
-import io.shardgate.proxy.metrics.ProxyMetrics;
 import io.shardgate.proxy.protocol.Capabilities;
 import io.shardgate.proxy.protocol.ErrPacket;
 import io.shardgate.proxy.protocol.HandshakeResponse41;
 import io.shardgate.proxy.protocol.HandshakeV10;
 import io.shardgate.proxy.protocol.MySqlPacket;
-import io.shardgate.proxy.routing.BackendReport;
-import io.shardgate.proxy.routing.ShardBackends;
-import io.shardgate.proxy.transport.Transport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,11 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
-import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -57,24 +42,9 @@ class MalformedCommandTest {
 
     @BeforeEach
     void login() {
-        ShardgateConfig config = new ConfigLoader().parse("""
-                listen: { host: 127.0.0.1, port: 0 }
-                admin: { host: 127.0.0.1, port: 0, token: test-admin-token }
-                backend_user: { name: b, password: b }
-                shards:
-                  - { name: s0, engine: innodb, primary: "127.0.0.1:1" }
-                users:
-                  - { name: app, password: app }
-                """);
-        pool = new BackendPool(new BackendTarget("s0", "primary", config.shards().get(0).primary()),
-                new BackendConnector(Transport.best(), "b", "b", Duration.ofMillis(200), false, 8), 2, Duration.ofMillis(200));
-        ShardBackends backends = new ShardBackends("s0", pool, List.of(), null, null);
-        ConnectionRegistry registry = new ConnectionRegistry(10);
-        Map<String, UserConfig> users = new LinkedHashMap<>();
-        config.users().forEach(user -> users.put(user.name(), user));
-        FrontendContext context = new FrontendContext(config, users, backends, new BackendReport(List.of(backends)),
-                Optional.empty(), rsa, registry, new ProxyMetrics(new SimpleMeterRegistry(), registry::connections),
-                new ErrorTranslator(), new SecureRandom(), Optional.empty());
+        TestFrontend frontend = TestFrontend.create(rsa, 10);
+        pool = frontend.pool();
+        FrontendContext context = frontend.context();
         channel = new EmbeddedChannel(new ConnectionPhaseHandler(context, new RoutedCommandPhase(context)));
         MySqlPacket greeting = channel.readOutbound();
         HandshakeV10 handshake = HandshakeV10.decode(greeting.payload());
