@@ -185,15 +185,17 @@ class PacketCodecTest {
     }
 
     @Test
-    void encodesHeaderThenPayloadWithoutCopying() {
+    void encodesALargePayloadAfterItsHeaderWithoutCopying() {
         EmbeddedChannel channel = new EmbeddedChannel(new PacketEncoder());
-        ByteBuf payload = Unpooled.wrappedBuffer(new byte[] {0x0E});
+        ByteBuf payload = Unpooled.wrappedBuffer(new byte[PacketEncoder.COPY_LIMIT]);
+        payload.setByte(0, 0x0E);
         channel.writeOutbound(new MySqlPacket(0x2A, payload));
 
         ByteBuf header = channel.readOutbound();
         ByteBuf body = channel.readOutbound();
-        assertThat(ByteBufUtil.getBytes(header)).containsExactly(1, 0, 0, 0x2A);
-        assertThat(ByteBufUtil.getBytes(body)).containsExactly(0x0E);
+        assertThat(ByteBufUtil.getBytes(header)).containsExactly(0, 8, 0, 0x2A);
+        assertThat(body.getByte(0)).isEqualTo((byte) 0x0E);
+        assertThat(body.readableBytes()).isEqualTo(PacketEncoder.COPY_LIMIT);
         assertThat(body).as("the payload itself, not a copy").isSameAs(payload);
         header.release();
         body.release();
@@ -203,11 +205,20 @@ class PacketCodecTest {
     }
 
     @Test
+    void encodesASmallPayloadBehindItsHeaderInOneBuffer() {
+        ByteBuf payload = Unpooled.wrappedBuffer(new byte[] {0x0E, 0x01});
+        List<ByteBuf> wire = encode(0x2A, payload);
+        assertThat(wire).hasSize(1);
+        assertThat(ByteBufUtil.getBytes(wire.get(0))).containsExactly(2, 0, 0, 0x2A, 0x0E, 0x01);
+        assertThat(payload.refCnt()).as("the encoder released the packet once it was copied").isZero();
+        wire.forEach(ByteBuf::release);
+    }
+
+    @Test
     void encodesAnEmptyPayloadAsAHeaderAlone() {
         List<ByteBuf> wire = encode(3, Unpooled.buffer(0));
-        assertThat(wire).hasSize(2);
+        assertThat(wire).hasSize(1);
         assertThat(ByteBufUtil.getBytes(wire.get(0))).containsExactly(0, 0, 0, 3);
-        assertThat(wire.get(1).readableBytes()).isZero();
         wire.forEach(ByteBuf::release);
         assertThat(wire).allSatisfy(buf -> assertThat(buf.refCnt()).isZero());
     }
