@@ -9,14 +9,13 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.shardgate.proxy.config.HostPort;
 import io.shardgate.proxy.protocol.PacketDecoder;
 import io.shardgate.proxy.protocol.PacketEncoder;
 import io.shardgate.proxy.transport.Transport;
 
 import java.net.InetSocketAddress;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 
 /** The client listener: one pipeline per connection, framing, then {@link ConnectionPhaseHandler} (which hands over to {@link FrontendHandler}). */
 public final class FrontendServer implements AutoCloseable {
@@ -30,7 +29,7 @@ public final class FrontendServer implements AutoCloseable {
 
     public static FrontendServer start(Transport transport, EventLoopGroup boss, EventLoopGroup workers, HostPort listen,
                                 FrontendContext context) throws InterruptedException {
-        long idleSeconds = context.config().limits().idleTimeout().toSeconds();
+        Duration idleTimeout = context.config().limits().idleTimeout();
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(boss, workers)
                 .channel(transport.serverSocketChannel())
@@ -46,7 +45,7 @@ public final class FrontendServer implements AutoCloseable {
                         ch.pipeline().addLast("bytes-in", new BytesIn(context));
                         ch.pipeline().addLast("decoder", new PacketDecoder(context.config().limits().maxAllowedPacket()));
                         ch.pipeline().addLast("encoder", ENCODER);
-                        ch.pipeline().addLast("idle", new IdleStateHandler(0, 0, idleSeconds, TimeUnit.SECONDS));
+                        ch.pipeline().addLast("idle", new IdleTimeout(idleTimeout));
                         ch.pipeline().addLast("connect", new ConnectionPhaseHandler(context, new RoutedCommandPhase(context)));
                     }
                 });
