@@ -159,39 +159,68 @@ public final class Forwarder<R extends Forwarder.Request<R>> {
     /** Sends {@code packet} (its command described by {@code request}) and relays the response; the packet is released. */
     public void forward(MySqlPacket packet, R request) {
         boolean wasInTransaction = host.inTransaction();
-        host.backendFor(request).whenComplete((backend, error) -> step(request, () -> {
+        CompletableFuture<BackendConnection> found = host.backendFor(request);
+        if (isDoneHere(found)) {
+            // The usual case (the session's connection, or an idle one of the pool): no callback, no hop.
+            try {
+                connected(packet, request, wasInTransaction, found.join());
+            } catch (RuntimeException | LinkageError e) {
+                stepFailed(request, e);
+            }
+            return;
+        }
+        found.whenComplete((backend, error) -> step(request, () -> {
             if (error != null) {
                 packet.release();
                 host.failBeforeResponse(request, error);
                 return;
             }
-            if (host.gone()) {
-                packet.release();
-                // The client left while its connection was being found: nothing had it to give back.
-                host.abandon();
-                return;
-            }
-            // An autocommit read on a replica can be sent again elsewhere if the replica fails before answering.
-            MySqlPacket retry = !wasInTransaction && isReplica(backend) && host.bindsOnlyForCommand(backend) ? packet : null;
-            MySqlPacket send = retry == null ? packet : new MySqlPacket(packet.sequenceId(), packet.payload().retainedDuplicate());
-            ClientStatement statement = request.statement();
-            if (statement == null) {
-                backend.execute(send, request.command(), relay(backend, request, send, retry));
-                return;
-            }
-            PreparedStatements.on(backend, statement, host.charset()).whenComplete((prepared, failure) -> step(request, () -> {
-                if (failure != null) {
-                    send.release();
-                    if (retry != null) {
-                        retry.release();
-                    }
-                    host.failBeforeResponse(request, failure);
-                    return;
-                }
-                Relay relay = relay(backend, request, send, retry);
-                backend.execute(host.forBackend(send, statement, prepared), request.command(), relay);
-            }));
+            connected(packet, request, wasInTransaction, backend);
         }));
+    }
+
+    /** Whether {@code future} completed normally and this is the client's loop: what follows may run at once. */
+    private boolean isDoneHere(CompletableFuture<?> future) {
+        return future.isDone() && !future.isCompletedExceptionally() && loop.inEventLoop();
+    }
+
+    private void connected(MySqlPacket packet, R request, boolean wasInTransaction, BackendConnection backend) {
+        if (host.gone()) {
+            packet.release();
+            // The client left while its connection was being found: nothing had it to give back.
+            host.abandon();
+            return;
+        }
+        // An autocommit read on a replica can be sent again elsewhere if the replica fails before answering.
+        MySqlPacket retry = !wasInTransaction && isReplica(backend) && host.bindsOnlyForCommand(backend) ? packet : null;
+        MySqlPacket send = retry == null ? packet : new MySqlPacket(packet.sequenceId(), packet.payload().retainedDuplicate());
+        ClientStatement statement = request.statement();
+        if (statement == null) {
+            backend.execute(send, request.command(), relay(backend, request, send, retry));
+            return;
+        }
+        CompletableFuture<BackendStatement> preparing = PreparedStatements.on(backend, statement, host.charset());
+        if (isDoneHere(preparing)) {
+            prepared(backend, request, send, retry, statement, preparing.join());
+            return;
+        }
+        preparing.whenComplete((prepared, failure) -> step(request, () -> {
+            if (failure != null) {
+                send.release();
+                if (retry != null) {
+                    retry.release();
+                }
+                host.failBeforeResponse(request, failure);
+                return;
+            }
+            prepared(backend, request, send, retry, statement, prepared);
+        }));
+    }
+
+    private void prepared(BackendConnection backend, R request, MySqlPacket send, MySqlPacket retry, ClientStatement statement,
+                          BackendStatement prepared) {
+        Relay relay = relay(backend, request, send, retry);
+        backend.execute(host.forBackend(send, statement, prepared), request.command(), relay);
     }
 
     /** The relay of {@code request}'s response; when the host cannot follow it, the packets to send are let go. */
@@ -223,14 +252,18 @@ public final class Forwarder<R extends Forwarder.Request<R>> {
             try {
                 action.run();
             } catch (RuntimeException | LinkageError e) {
-                LOG.log(System.Logger.Level.ERROR, who + ": " + request.command() + " failed", e);
-                if (!host.active()) {
-                    return;
-                }
-                host.discardBackend();
-                host.failBeforeResponse(request, e);
+                stepFailed(request, e);
             }
         });
+    }
+
+    private void stepFailed(R request, Throwable e) {
+        LOG.log(System.Logger.Level.ERROR, who + ": " + request.command() + " failed", e);
+        if (!host.active()) {
+            return;
+        }
+        host.discardBackend();
+        host.failBeforeResponse(request, e);
     }
 
     private void onLoop(Runnable action) {
@@ -266,29 +299,36 @@ public final class Forwarder<R extends Forwarder.Request<R>> {
         @Override
         public void completed(Relay relay, int status, boolean error) {
             int warnings = relay.connection().lastWarnings();
-            onLoop(() -> {
-                try {
-                    if (retry != null) {
-                        retry.release();
-                    }
-                    if (!host.active()) {
-                        return;
-                    }
-                    response.completed(relay, status, error, warnings);
-                    // (A rewritten response is flushed by its relay.)
-                    if (!request.command().hasNoResponse() && request.shape() == Relay.Shape.PASSTHROUGH) {
-                        out.flush();
-                    }
-                    host.afterCommand();
-                } catch (RuntimeException | LinkageError e) {
-                    // The response went out, but the session's bookkeeping did not follow it: the only consistent end is a close.
-                    LOG.log(System.Logger.Level.ERROR, who + ": after " + request.command(), e);
-                    if (host.active()) {
-                        host.discardBackend();
-                    }
-                    host.close();
+            if (loop.inEventLoop()) {
+                finish(relay, status, error, warnings);
+            } else {
+                loop.execute(() -> finish(relay, status, error, warnings));
+            }
+        }
+
+        /** On the client's loop: the session follows the response, and its next command runs. */
+        private void finish(Relay relay, int status, boolean error, int warnings) {
+            try {
+                if (retry != null) {
+                    retry.release();
                 }
-            });
+                if (!host.active()) {
+                    return;
+                }
+                response.completed(relay, status, error, warnings);
+                // (A rewritten response is flushed by its relay.)
+                if (!request.command().hasNoResponse() && request.shape() == Relay.Shape.PASSTHROUGH) {
+                    out.flush();
+                }
+                host.afterCommand();
+            } catch (RuntimeException | LinkageError e) {
+                // The response went out, but the session's bookkeeping did not follow it: the only consistent end is a close.
+                LOG.log(System.Logger.Level.ERROR, who + ": after " + request.command(), e);
+                if (host.active()) {
+                    host.discardBackend();
+                }
+                host.close();
+            }
         }
 
         @Override

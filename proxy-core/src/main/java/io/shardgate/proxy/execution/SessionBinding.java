@@ -36,7 +36,30 @@ public record SessionBinding(String schema, SessionSettings settings, OptionalLo
      * applied) is reset before anyone uses it again.
      */
     public CompletableFuture<BackendConnection> bind(BackendPool pool, EventLoop loop, long shaping) {
-        return pool.acquire(loop, shaping, schema, settings).thenCompose(connection -> sync(connection).handle((ok, error) -> {
+        CompletableFuture<BackendConnection> acquired = pool.acquire(loop, shaping, schema, settings);
+        if (doneNormally(acquired)) {
+            // The usual case, an idle connection: brought to the session without a stage per step.
+            BackendConnection connection = acquired.join();
+            CompletableFuture<BackendConnection> synced;
+            try {
+                synced = sync(connection);
+            } catch (RuntimeException e) {
+                connection.markUntracked();
+                pool.release(connection);
+                return CompletableFuture.failedFuture(e);
+            }
+            if (doneNormally(synced)) {
+                pool.countServed();
+                return synced;
+            }
+            return afterSync(pool, connection, synced);
+        }
+        return acquired.thenCompose(connection -> afterSync(pool, connection, sync(connection)));
+    }
+
+    private static CompletableFuture<BackendConnection> afterSync(BackendPool pool, BackendConnection connection,
+                                                                  CompletableFuture<BackendConnection> synced) {
+        return synced.handle((ok, error) -> {
             if (error != null) {
                 connection.markUntracked();
                 pool.release(connection);
@@ -44,15 +67,25 @@ public record SessionBinding(String schema, SessionSettings settings, OptionalLo
             }
             pool.countServed();
             return connection;
-        }));
+        });
+    }
+
+    private static boolean doneNormally(CompletableFuture<?> future) {
+        return future.isDone() && !future.isCompletedExceptionally();
     }
 
     /** Brings {@code connection} (a held one, say a transaction's branch) to the session. */
     public CompletableFuture<BackendConnection> sync(BackendConnection connection) {
-        CompletableFuture<Void> done = CompletableFuture.completedFuture(null);
-        if (!schema.isEmpty() && !schema.equals(connection.schema())) {
-            done = connection.run(Command.INIT_DB, schema).thenRun(() -> connection.schema(schema));
+        boolean inSchema = schema.isEmpty() || schema.equals(connection.schema());
+        if (inSchema) {
+            CompletableFuture<Void> adopted = connection.adopt(settings, lastInsertId);
+            String first = runFirst == null ? null : runFirst.get();
+            if (first == null) {
+                return doneNormally(adopted) ? CompletableFuture.completedFuture(connection) : adopted.thenApply(ok -> connection);
+            }
+            return adopted.thenCompose(ok -> connection.run(Command.QUERY, first)).thenApply(ok -> connection);
         }
+        CompletableFuture<Void> done = connection.run(Command.INIT_DB, schema).thenRun(() -> connection.schema(schema));
         done = done.thenCompose(ok -> connection.adopt(settings, lastInsertId));
         String first = runFirst == null ? null : runFirst.get();
         if (first != null) {

@@ -123,7 +123,12 @@ final class CommandRouter {
         SessionBinding binding = new SessionBinding(session.schema(), session.settings(),
                 needsLastInsertId ? java.util.OptionalLong.of(session.lastInsertId()) : java.util.OptionalLong.empty(),
                 () -> nextTransaction(session));
-        return binding.bind(pool, loop, session.capabilities()).thenApply(connection -> {
+        CompletableFuture<BackendConnection> bound = binding.bind(pool, loop, session.capabilities());
+        if (bound.isDone() && !bound.isCompletedExceptionally()) {
+            session.backend(bound.join());
+            return bound;
+        }
+        return bound.thenApply(connection -> {
             session.backend(connection);
             return connection;
         });
