@@ -2,6 +2,7 @@ package io.shardgate.proxy.backend;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import io.shardgate.errors.ErrorCode;
 import io.shardgate.proxy.protocol.Command;
 import io.shardgate.proxy.protocol.MySqlPacket;
@@ -20,6 +21,12 @@ import static java.util.Objects.requireNonNull;
  */
 public final class BackendConnection {
     private final Channel channel;
+    /** Fails the running command when its packet could not be written (one listener for every command). */
+    private final ChannelFutureListener failWhenUnsent = done -> {
+        if (!done.isSuccess()) {
+            fail(lost());
+        }
+    };
     private final BackendTarget target;
     private final long capabilities;
     private final long shaping;
@@ -309,19 +316,16 @@ public final class BackendConnection {
             throw new IllegalStateException("backend connection " + target + " is busy");
         }
         this.sink = sink;
-        Runnable send = () -> {
-            tracker.start(command);
-            channel.writeAndFlush(packet).addListener(done -> {
-                if (!done.isSuccess()) {
-                    fail(lost());
-                }
-            });
-        };
         if (channel.eventLoop().inEventLoop()) {
-            send.run();
+            send(packet, command);
         } else {
-            channel.eventLoop().execute(send);
+            channel.eventLoop().execute(() -> send(packet, command));
         }
+    }
+
+    private void send(MySqlPacket packet, Command command) {
+        tracker.start(command);
+        channel.writeAndFlush(packet).addListener(failWhenUnsent);
     }
 
     /** Passes more packets of the same command (LOAD DATA LOCAL content) without restarting the tracker. */

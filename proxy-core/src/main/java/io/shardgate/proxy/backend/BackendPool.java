@@ -208,8 +208,9 @@ public final class BackendPool {
     }
 
     private void drainWaiters() {
-        List<Waiter> ready = new ArrayList<>(0);
-        List<BackendConnection> connections = new ArrayList<>(0);
+        // Made only when a waiter is served: a release with nobody waiting allocates nothing.
+        List<Waiter> ready = null;
+        List<BackendConnection> connections = null;
         synchronized (this) {
             Waiter waiter;
             while ((waiter = waiters.peek()) != null) {
@@ -219,10 +220,17 @@ public final class BackendPool {
                 }
                 waiters.remove(waiter);
                 if (served.now() != null) {
+                    if (ready == null) {
+                        ready = new ArrayList<>(2);
+                        connections = new ArrayList<>(2);
+                    }
                     ready.add(waiter);
                     connections.add(served.now());
                 }
             }
+        }
+        if (ready == null) {
+            return;
         }
         for (int i = 0; i < ready.size(); i++) {
             deliver(ready.get(i), connections.get(i));

@@ -186,7 +186,7 @@ public final class ResponseTracker {
                     prepareOk(payload);
                     return;
                 }
-                okStatus(payload);
+                okHead(payload);
                 ok = true;
                 state = (lastStatus & ServerStatus.MORE_RESULTS_EXISTS) != 0 ? State.FIRST : State.DONE;
             }
@@ -205,8 +205,13 @@ public final class ResponseTracker {
                 state = State.FIRST;
             }
             default -> {
-                ByteBuf buf = payload.duplicate();
-                long columns = Wire.readLenencInt(buf);
+                int mark = payload.readerIndex();
+                long columns;
+                try {
+                    columns = Wire.readLenencInt(payload);
+                } finally {
+                    payload.readerIndex(mark);
+                }
                 if (columns <= 0) {
                     throw new MalformedPacketException("result set column count: " + columns + " (expected: > 0)");
                 }
@@ -217,11 +222,9 @@ public final class ResponseTracker {
     }
 
     private void prepareOk(ByteBuf payload) {
-        ByteBuf buf = payload.duplicate();
-        Wire.need(buf, 12, "COM_STMT_PREPARE OK");
-        buf.skipBytes(5);
-        int columns = buf.readUnsignedShortLE();
-        int params = buf.readUnsignedShortLE();
+        Wire.need(payload, 12, "COM_STMT_PREPARE OK");
+        int columns = payload.getUnsignedShortLE(payload.readerIndex() + 5);
+        int params = payload.getUnsignedShortLE(payload.readerIndex() + 7);
         pendingColumns = columns;
         if (params > 0) {
             remaining = params;
@@ -231,35 +234,39 @@ public final class ResponseTracker {
         }
     }
 
-    private void okStatus(ByteBuf payload) {
-        ByteBuf buf = payload.duplicate();
-        buf.skipBytes(1);
-        okHead(buf);
-    }
-
-    /** An OK packet after its header byte: affected rows, insert id, status, warnings, then info or session state. */
-    private void okHead(ByteBuf buf) {
-        okAffectedRows = Wire.readLenencInt(buf);
-        okInsertId = Wire.readLenencInt(buf);
-        lastStatus = buf.readableBytes() >= 2 ? buf.readUnsignedShortLE() : 0;
-        warnings = buf.readableBytes() >= 2 ? buf.readUnsignedShortLE() : 0;
-        okTrailer = buf.isReadable();
+    /**
+     * An OK packet (its header byte skipped here): affected rows, insert id, status, warnings, then
+     * info or session state. Read in place (no duplicate per packet); the payload's reader index is
+     * left where it was.
+     */
+    private void okHead(ByteBuf payload) {
+        int mark = payload.readerIndex();
+        try {
+            payload.skipBytes(1);
+            okAffectedRows = Wire.readLenencInt(payload);
+            okInsertId = Wire.readLenencInt(payload);
+            lastStatus = payload.readableBytes() >= 2 ? payload.readUnsignedShortLE() : 0;
+            warnings = payload.readableBytes() >= 2 ? payload.readUnsignedShortLE() : 0;
+            okTrailer = payload.isReadable();
+        } finally {
+            payload.readerIndex(mark);
+        }
     }
 
     private void terminator(ByteBuf payload) {
-        ByteBuf buf = payload.duplicate();
-        buf.skipBytes(1);
+        int start = payload.readerIndex() + 1;
+        int after = payload.readableBytes() - 1;
         if (payload.readableBytes() < 9 && !deprecateEof) {
             // EOF_Packet: warnings, then status.
-            warnings = buf.readableBytes() >= 2 ? buf.getUnsignedShortLE(buf.readerIndex()) : 0;
-            lastStatus = buf.readableBytes() >= 4 ? buf.getUnsignedShortLE(buf.readerIndex() + 2) : 0;
+            warnings = after >= 2 ? payload.getUnsignedShortLE(start) : 0;
+            lastStatus = after >= 4 ? payload.getUnsignedShortLE(start + 2) : 0;
             return;
         }
-        if (payload.readableBytes() < 7 && buf.readableBytes() >= 4) {
-            warnings = buf.getUnsignedShortLE(buf.readerIndex());
-            lastStatus = buf.getUnsignedShortLE(buf.readerIndex() + 2);
+        if (payload.readableBytes() < 7 && after >= 4) {
+            warnings = payload.getUnsignedShortLE(start);
+            lastStatus = payload.getUnsignedShortLE(start + 2);
             return;
         }
-        okHead(buf);
+        okHead(payload);
     }
 }

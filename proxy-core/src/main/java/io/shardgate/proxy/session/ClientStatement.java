@@ -14,6 +14,8 @@ public final class ClientStatement {
     private final int parameters;
     private final Classification classification;
     private byte[] parameterTypes;
+    /** {@link #cacheKey()}, made once: it is looked up at every execution. */
+    private String cacheKey;
 
     public ClientStatement(int id, String sql, String schema, int parameters, Classification classification) {
         this.id = id;
@@ -55,6 +57,11 @@ public final class ClientStatement {
 
     /** The key of the backend statement that serves this one on any connection. */
     public String cacheKey() {
-        return schema + '\u0000' + sql;
+        String key = cacheKey;
+        if (key == null) {
+            key = schema + '\u0000' + sql;
+            cacheKey = key;
+        }
+        return key;
     }
 }
