@@ -49,6 +49,7 @@ final class ShardedRuns {
             scope.writeError(sharded.out().nextSequence(), translation.packet());
         } else if (result instanceof StatementOutcome outcome) {
             if (outcome.relayedErrno() != 0) {
+                session.digests().error();
                 metrics.backendError(outcome.relayedErrno());
                 metrics.error(outcome.relayedErrno());
             }
