@@ -16,7 +16,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+
+import io.shardgate.replication.topology.Topology;
+import io.shardgate.replication.topology.TopologySpec;
+import io.shardgate.storage.Engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -45,6 +50,66 @@ class QueryDigestIT {
     private static HttpResponse<String> admin(String path) throws Exception {
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + proxy.adminPort() + path))
                 .header("Authorization", "Bearer " + ProxyFixture.ADMIN_TOKEN).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static Map<String, Map<String, String>> shown(Connection c) throws SQLException {
+        Map<String, Map<String, String>> shown = new HashMap<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW SHARDGATE QUERIES")) {
+            while (rs.next()) {
+                Map<String, String> row = new HashMap<>();
+                for (String column : List.of("count", "errors", "rows_sent", "rows_affected", "shards_touched", "sharded_count")) {
+                    row.put(column, rs.getString(column));
+                }
+                shown.put(rs.getString("digest_text"), row);
+            }
+        }
+        return shown;
+    }
+
+    @Test
+    void shardedStatementsCountTheShardsTheyTouched() throws Exception {
+        Topology topology = Topology.start(TopologySpec.builder().shard("s0", Engine.INNODB, 0).shard("s1", Engine.INNODB, 0).build());
+        ProxyFixture sharded = null;
+        try {
+            for (String shard : List.of("s0", "s1")) {
+                topology.shard(shard).primary().execute("CREATE DATABASE sg", "CREATE TABLE sg.c (id BIGINT PRIMARY KEY, v INT)");
+            }
+            sharded = ProxyFixture.start(topology, ProxyFixture.HALVES, """
+                    schemas:
+                      - name: sg
+                        tables:
+                          c: { shard_key: id, vindex: hash }
+                    """);
+            try (Connection c = sharded.mariadb("sg", "")) {
+                try (Statement s = c.createStatement()) {
+                    assertThat(s.executeUpdate("INSERT INTO c (id, v) VALUES (1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 6)"))
+                            .isEqualTo(6);
+                    for (int id = 1; id <= 3; id++) {
+                        try (ResultSet rs = s.executeQuery("SELECT v FROM c WHERE id = " + id)) {
+                            assertThat(rs.next()).isTrue();
+                        }
+                    }
+                    try (ResultSet rs = s.executeQuery("SELECT id FROM c ORDER BY id")) {
+                        int rows = 0;
+                        while (rs.next()) {
+                            rows++;
+                        }
+                        assertThat(rows).isEqualTo(6);
+                    }
+                }
+                Map<String, Map<String, String>> shown = shown(c);
+                assertThat(shown.get("SELECT v FROM c WHERE id = ?")).as("one shard each, direct")
+                        .containsEntry("count", "3").containsEntry("rows_sent", "3").containsEntry("shards_touched", "3")
+                        .containsEntry("sharded_count", "0");
+                assertThat(shown.get("SELECT id FROM c ORDER BY id")).as("a scatter over both shards")
+                        .containsEntry("count", "1").containsEntry("rows_sent", "6").containsEntry("shards_touched", "2")
+                        .containsEntry("sharded_count", "1");
+                assertThat(shown.get("INSERT INTO c (id, v) VALUES (...)")).as("split over both shards")
+                        .containsEntry("count", "1").containsEntry("rows_affected", "6").containsEntry("shards_touched", "2");
+            }
+        } finally {
+            ProxyFixture.stop(sharded, topology);
+        }
     }
 
     @Test
