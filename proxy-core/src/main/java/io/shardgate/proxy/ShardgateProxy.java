@@ -13,6 +13,9 @@ import io.shardgate.proxy.backend.BackendConnector;
 import io.shardgate.proxy.backend.BackendPool;
 import io.shardgate.proxy.backend.BackendTarget;
 import io.shardgate.proxy.config.ShardConfig;
+import io.shardgate.proxy.digest.DigestMetrics;
+import io.shardgate.proxy.digest.DigestReport;
+import io.shardgate.proxy.digest.QueryDigests;
 import io.shardgate.proxy.config.ShardgateConfig;
 import io.shardgate.proxy.config.UserConfig;
 import io.shardgate.proxy.error.ErrorTranslator;
@@ -112,13 +115,18 @@ public final class ShardgateProxy implements AutoCloseable {
             Map<String, UserConfig> users = new LinkedHashMap<>();
             config.users().forEach(user -> users.put(user.name(), user));
             SecureRandom random = new SecureRandom();
+            QueryDigests digests = new QueryDigests(config.digests());
+            DigestMetrics digestMetrics = new DigestMetrics(digests, registry);
+            DigestReport digestReport = new DigestReport(digests);
             FrontendContext context = new FrontendContext(config, users, backends, report, Optional.of(tls(config, random)),
-                    RsaKeyPair.generate(random), connections, metrics, new ErrorTranslator(), random, sharding.map(ShardingRuntime::deployment));
+                    RsaKeyPair.generate(random), connections, metrics, new ErrorTranslator(), random, sharding.map(ShardingRuntime::deployment),
+                    digests);
             FrontendServer frontend = FrontendServer.start(transport, boss, workers, config.listen(), context);
             ShardgateProxy[] holder = new ShardgateProxy[1];
             AdminServer admin = AdminServer.start(transport, boss, config.admin().listen(), config.admin().token(),
                     registry, () -> holder[0] != null && holder[0].serving.get(),
-                    Map.of("/api/v1/replicas", report::replicasJson, "/shards", health::shardsJson));
+                    Map.of("/api/v1/replicas", report::replicasJson, "/shards", health::shardsJson),
+                    Map.of("/api/v1/queries", digestReport::json), digestMetrics::refresh);
             ShardgateProxy proxy = new ShardgateProxy(transport, boss, workers, all, sharding, frontend, admin, monitoring);
             proxy.report = report;
             holder[0] = proxy;

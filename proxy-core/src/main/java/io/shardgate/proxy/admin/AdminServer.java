@@ -26,8 +26,10 @@ import io.shardgate.proxy.transport.Transport;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
@@ -47,7 +49,22 @@ public final class AdminServer implements AutoCloseable {
                                     PrometheusMeterRegistry registry, BooleanSupplier serving,
                                     Map<String, Supplier<String>> jsonEndpoints)
             throws InterruptedException {
+        return start(transport, group, listen, token, registry, serving, jsonEndpoints, Map.of(), () -> { });
+    }
+
+    /**
+     * With endpoints that read the request's query parameters (an {@link IllegalArgumentException}
+     * from one is a 400 with its message), and {@code beforeScrape} run before each /metrics.
+     */
+    public static AdminServer start(Transport transport, EventLoopGroup group, HostPort listen, String token,
+                                    PrometheusMeterRegistry registry, BooleanSupplier serving,
+                                    Map<String, Supplier<String>> jsonEndpoints,
+                                    Map<String, Function<Map<String, List<String>>, String>> queryEndpoints,
+                                    Runnable beforeScrape)
+            throws InterruptedException {
         Map<String, Supplier<String>> endpoints = Map.copyOf(jsonEndpoints);
+        Map<String, Function<Map<String, List<String>>, String>> withParameters = Map.copyOf(queryEndpoints);
+        requireNonNull(beforeScrape, "beforeScrape is null");
         requireNonNull(token, "token is null");
         byte[] expected = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
         ServerBootstrap bootstrap = new ServerBootstrap()
@@ -58,7 +75,7 @@ public final class AdminServer implements AutoCloseable {
                     protected void initChannel(Channel ch) {
                         ch.pipeline().addLast(new HttpServerCodec());
                         ch.pipeline().addLast(new HttpObjectAggregator(64 * 1024));
-                        ch.pipeline().addLast(new Routes(expected, registry, serving, endpoints));
+                        ch.pipeline().addLast(new Routes(expected, registry, serving, endpoints, withParameters, beforeScrape));
                     }
                 });
         return new AdminServer(bootstrap.bind(new InetSocketAddress(listen.host(), listen.port())).sync().channel());
@@ -78,18 +95,24 @@ public final class AdminServer implements AutoCloseable {
         private final PrometheusMeterRegistry registry;
         private final BooleanSupplier serving;
         private final Map<String, Supplier<String>> jsonEndpoints;
+        private final Map<String, Function<Map<String, List<String>>, String>> queryEndpoints;
+        private final Runnable beforeScrape;
 
         Routes(byte[] expectedAuthorization, PrometheusMeterRegistry registry, BooleanSupplier serving,
-               Map<String, Supplier<String>> jsonEndpoints) {
+               Map<String, Supplier<String>> jsonEndpoints, Map<String, Function<Map<String, List<String>>, String>> queryEndpoints,
+               Runnable beforeScrape) {
             this.expectedAuthorization = expectedAuthorization;
             this.registry = registry;
             this.serving = serving;
             this.jsonEndpoints = jsonEndpoints;
+            this.queryEndpoints = queryEndpoints;
+            this.beforeScrape = beforeScrape;
         }
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
-            String path = new QueryStringDecoder(request.uri()).path();
+            QueryStringDecoder uri = new QueryStringDecoder(request.uri());
+            String path = uri.path();
             if (!HttpMethod.GET.equals(request.method())) {
                 respond(ctx, request, HttpResponseStatus.METHOD_NOT_ALLOWED, "text/plain", "only GET\n");
                 return;
@@ -107,7 +130,17 @@ public final class AdminServer implements AutoCloseable {
                 return;
             }
             if (path.equals("/metrics")) {
+                beforeScrape.run();
                 respond(ctx, request, HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8", registry.scrape());
+                return;
+            }
+            Function<Map<String, List<String>>, String> withParameters = queryEndpoints.get(path);
+            if (withParameters != null) {
+                try {
+                    respond(ctx, request, HttpResponseStatus.OK, "application/json", withParameters.apply(uri.parameters()));
+                } catch (IllegalArgumentException e) {
+                    respond(ctx, request, HttpResponseStatus.BAD_REQUEST, "text/plain", e.getMessage() + "\n");
+                }
                 return;
             }
             Supplier<String> json = jsonEndpoints.get(path);

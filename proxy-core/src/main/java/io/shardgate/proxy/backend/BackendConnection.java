@@ -262,6 +262,11 @@ public final class BackendConnection {
         return tracker.okAffectedRows();
     }
 
+    /** The rows of the current (or last) response's result sets. */
+    public long responseRows() {
+        return tracker.rows();
+    }
+
     public boolean okHasTrailer() {
         return tracker.okHasTrailer();
     }

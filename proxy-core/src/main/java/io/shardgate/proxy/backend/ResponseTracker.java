@@ -33,6 +33,7 @@ public final class ResponseTracker {
     private boolean error;
     private boolean localInfile;
     private boolean ok;
+    private long rows;
 
     public ResponseTracker(long capabilities) {
         this.deprecateEof = Capabilities.has(capabilities, Capabilities.CLIENT_DEPRECATE_EOF);
@@ -46,6 +47,7 @@ public final class ResponseTracker {
         this.error = false;
         this.warnings = 0;
         this.localInfile = false;
+        this.rows = 0;
         this.state = switch (command) {
             case STMT_FETCH -> State.ROWS;
             case FIELD_LIST -> State.FIELD_LIST;
@@ -66,6 +68,11 @@ public final class ResponseTracker {
     /** The warning count of the response's last OK or EOF (0 when none was seen). */
     public int warnings() {
         return warnings;
+    }
+
+    /** The rows of the response's result sets so far (a row packet split over 16 MiB counts once per piece). */
+    public long rows() {
+        return rows;
     }
 
     /** The affected rows of the OK packet {@link #lastWasOk()} reported. */
@@ -152,6 +159,8 @@ public final class ResponseTracker {
                     ok = deprecateEof;
                     boolean more = (lastStatus & ServerStatus.MORE_RESULTS_EXISTS) != 0 && command != Command.STMT_FETCH;
                     state = more ? State.FIRST : State.DONE;
+                } else {
+                    rows++;
                 }
             }
             case FIELD_LIST -> {

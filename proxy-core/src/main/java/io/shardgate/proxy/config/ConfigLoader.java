@@ -59,7 +59,7 @@ public final class ConfigLoader {
             throw new ConfigException("config: the file is empty");
         }
         root.requireObject(Set.of("listen", "admin", "server_version", "users", "backend_user", "shards", "limits",
-                "tls", "allow_local_infile", "routing", "schemas", "transactions", "health"));
+                "tls", "allow_local_infile", "routing", "schemas", "transactions", "health", "digests"));
         // Sections are read in file-documentation order, so the first error reported is the first one a reader meets.
         HostPort listen = listen(root.get("listen"), 3307);
         ShardgateConfig.AdminConfig admin = admin(root.get("admin"));
@@ -74,7 +74,16 @@ public final class ConfigLoader {
                 routing(root.get("routing")),
                 ShardingConfigParser.parse(root.get("schemas"), root.get("shards"), shards),
                 transactions(root.get("transactions"), shards),
-                health(root.get("health")));
+                health(root.get("health")),
+                digests(root.get("digests")));
+    }
+
+    private static DigestsConfig digests(ConfigNode node) {
+        node.requireObject(Set.of("enabled", "max_entries", "metrics_top"));
+        DigestsConfig d = DigestsConfig.DEFAULTS;
+        return new DigestsConfig(node.get("enabled").booleanValue(d.enabled()),
+                node.get("max_entries").intValue(d.maxEntries(), 1, 10_000_000),
+                node.get("metrics_top").intValue(d.metricsTop(), 0, 1000));
     }
 
     private static RoutingConfig routing(ConfigNode node) {

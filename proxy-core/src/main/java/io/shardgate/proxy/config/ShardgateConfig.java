@@ -20,12 +20,13 @@ import static java.util.Objects.requireNonNull;
  * @param sharding      the sharding schema (schemas, tables, vindexes, key ranges); empty: no sharding
  * @param transactions  how a transaction writing to several shards commits
  * @param health        how backend health is judged
+ * @param digests       query digest statistics
  */
 public record ShardgateConfig(HostPort listen, AdminConfig admin, String serverVersion, List<UserConfig> users,
                               BackendUser backendUser, List<ShardConfig> shards, LimitsConfig limits, TlsConfig tls,
                               boolean allowLocalInfile, RoutingConfig routing,
                               java.util.Optional<io.shardgate.router.schema.ShardingSchema> sharding,
-                              TransactionsConfig transactions, HealthConfig health) {
+                              TransactionsConfig transactions, HealthConfig health, DigestsConfig digests) {
     public ShardgateConfig {
         requireNonNull(listen, "listen is null");
         requireNonNull(admin, "admin is null");
@@ -39,6 +40,17 @@ public record ShardgateConfig(HostPort listen, AdminConfig admin, String serverV
         requireNonNull(sharding, "sharding is null");
         requireNonNull(transactions, "transactions is null");
         requireNonNull(health, "health is null");
+        requireNonNull(digests, "digests is null");
+    }
+
+    /** A config with the default digest statistics. */
+    public ShardgateConfig(HostPort listen, AdminConfig admin, String serverVersion, List<UserConfig> users,
+                           BackendUser backendUser, List<ShardConfig> shards, LimitsConfig limits, TlsConfig tls,
+                           boolean allowLocalInfile, RoutingConfig routing,
+                           java.util.Optional<io.shardgate.router.schema.ShardingSchema> sharding,
+                           TransactionsConfig transactions, HealthConfig health) {
+        this(listen, admin, serverVersion, users, backendUser, shards, limits, tls, allowLocalInfile, routing, sharding,
+                transactions, health, DigestsConfig.DEFAULTS);
     }
 
     public record AdminConfig(HostPort listen, String token) {

@@ -54,6 +54,7 @@ final class ClientSession {
     /** {@link #clientCharset()} of the system variables {@code charsetOf}: read again only when they change. */
     private SessionVariables charsetOf;
     private ClientCharset charset = ClientCharset.UTF8MB4;
+    private io.shardgate.proxy.digest.DigestRecorder digests = io.shardgate.proxy.digest.DigestRecorder.disabled();
     private boolean backendNoBackslashEscapes;
 
     ClientSession(long connectionId, Channel channel, String user, String host, long capabilities, String schema,
@@ -306,5 +307,14 @@ final class ClientSession {
 
     void sharded(io.shardgate.proxy.sharding.ShardedSession sharded) {
         this.sharded = sharded;
+    }
+
+    /** The connection's query digest recorder (one that records nothing until the connection sets its own). */
+    io.shardgate.proxy.digest.DigestRecorder digests() {
+        return digests;
+    }
+
+    void digests(io.shardgate.proxy.digest.DigestRecorder digests) {
+        this.digests = digests;
     }
 }

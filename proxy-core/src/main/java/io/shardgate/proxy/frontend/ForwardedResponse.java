@@ -35,6 +35,7 @@ final class ForwardedResponse implements Forwarder.Response {
     private final boolean clientTracksSession;
     private List<SessionStateInfo> changes;
     private long insertId;
+    private long affectedRows;
     private int preparedBackendId = -1;
     private int preparedParameters;
 
@@ -79,6 +80,7 @@ final class ForwardedResponse implements Forwarder.Response {
                 changes.add(info);
             }
         }
+        affectedRows += backend.okAffectedRows();
         long id = backend.okInsertId();
         if (id != 0) {
             insertId = id;
@@ -109,6 +111,7 @@ final class ForwardedResponse implements Forwarder.Response {
             session.backendNoBackslashEscapes((status & ServerStatus.NO_BACKSLASH_ESCAPES) != 0);
         }
         statementBookkeeping(status, error);
+        session.digests().finish(error, backend.responseRows(), affectedRows, 1);
     }
 
     private void statementBookkeeping(int status, boolean error) {

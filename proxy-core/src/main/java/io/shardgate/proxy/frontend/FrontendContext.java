@@ -6,6 +6,7 @@ import io.shardgate.proxy.routing.BackendReport;
 import io.shardgate.proxy.routing.ShardBackends;
 import io.shardgate.proxy.config.ShardgateConfig;
 import io.shardgate.proxy.config.UserConfig;
+import io.shardgate.proxy.digest.QueryDigests;
 import io.shardgate.proxy.error.ErrorTranslator;
 import io.shardgate.proxy.metrics.ProxyMetrics;
 
@@ -17,12 +18,12 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Everything a client connection's handlers share: config, users, the backends that serve
- * sessions, TLS, metrics. Built once by the proxy and passed to each connection.
+ * sessions, TLS, metrics, query digests. Built once by the proxy and passed to each connection.
  */
 public record FrontendContext(ShardgateConfig config, Map<String, UserConfig> users, ShardBackends backends, BackendReport report,
                        Optional<SslContext> tls, RsaKeyPair rsa, ConnectionRegistry registry, ProxyMetrics metrics,
                        ErrorTranslator errors, SecureRandom random,
-                       Optional<io.shardgate.proxy.sharding.ShardedDeployment> sharding) {
+                       Optional<io.shardgate.proxy.sharding.ShardedDeployment> sharding, QueryDigests digests) {
     public FrontendContext {
         requireNonNull(config, "config is null");
         users = Map.copyOf(requireNonNull(users, "users is null"));
@@ -35,5 +36,14 @@ public record FrontendContext(ShardgateConfig config, Map<String, UserConfig> us
         requireNonNull(errors, "errors is null");
         requireNonNull(random, "random is null");
         requireNonNull(sharding, "sharding is null");
+        requireNonNull(digests, "digests is null");
+    }
+
+    /** A context whose query digests are off. */
+    public FrontendContext(ShardgateConfig config, Map<String, UserConfig> users, ShardBackends backends, BackendReport report,
+                           Optional<SslContext> tls, RsaKeyPair rsa, ConnectionRegistry registry, ProxyMetrics metrics,
+                           ErrorTranslator errors, SecureRandom random,
+                           Optional<io.shardgate.proxy.sharding.ShardedDeployment> sharding) {
+        this(config, users, backends, report, tls, rsa, registry, metrics, errors, random, sharding, QueryDigests.off());
     }
 }

@@ -57,6 +57,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Comm
     private final ForwardingRunner forwarding;
     /** The session's sharded commands, in a sharded deployment; null otherwise. */
     private ShardedCommands sharded;
+    /** Counts this connection's statements per digest. */
+    private final io.shardgate.proxy.digest.DigestRecorder digests;
 
     FrontendHandler(FrontendContext context, CommandRouter router, Login login) {
         this(context, router, login, null, ddlGate(context));
@@ -72,6 +74,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Comm
                 () -> state == State.CLOSED, target -> localInfileTarget = target) : null;
         this.runner = runner == null ? forwarding : runner;
         this.commands = new Commands(this, login, ddlGate);
+        this.digests = new io.shardgate.proxy.digest.DigestRecorder(context.digests());
+        session(session);
     }
 
     /** DDL goes to every shard, checked against each one's engine when engine health knows it. */
@@ -136,6 +140,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Comm
     @Override
     public void session(ClientSession session) {
         this.session = session;
+        if (session != null) {
+            session.digests(digests);
+        }
     }
 
     @Override
@@ -218,6 +225,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Comm
         Command command = Command.of(packet.header());
         context.metrics().command(command);
         commands.executor(command).execute(packet);
+        if (!busy) {
+            digests.end(); // answered at once: a statement the proxy answered itself ends here
+        }
     }
 
     @Override
@@ -261,6 +271,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Comm
 
     @Override
     public void commandDone() {
+        digests.end();
         busy = false;
         drainQueue();
     }
@@ -354,6 +365,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Comm
 
     @Override
     public void writeError(int sequence, ErrPacket error) {
+        digests.error();
         context.metrics().error(error.errno());
         ctx.writeAndFlush(new MySqlPacket(sequence, error.encode(ctx.alloc())));
     }

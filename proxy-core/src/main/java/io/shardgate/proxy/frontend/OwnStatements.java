@@ -3,6 +3,7 @@ package io.shardgate.proxy.frontend;
 import io.shardgate.proxy.protocol.ErrPacket;
 import io.shardgate.errors.ErrorCode;
 import io.shardgate.proxy.protocol.LocalResultSet;
+import io.shardgate.proxy.digest.DigestReport;
 import io.shardgate.proxy.routing.BackendRow;
 
 import java.util.ArrayList;
@@ -13,7 +14,7 @@ import java.util.Optional;
 /**
  * Answers to the statements Shardgate handles itself instead of sending them to a backend:
  * {@code KILL [QUERY|CONNECTION] id} (ids are Shardgate's) and the {@link ShardgateStatement}s
- * (its session variables and SHOW SHARDGATE BACKENDS).
+ * (its session variables, SHOW SHARDGATE BACKENDS and SHOW SHARDGATE QUERIES).
  */
 final class OwnStatements {
     private final CommandScope scope;
@@ -65,6 +66,8 @@ final class OwnStatements {
         } else if (statement instanceof ShardgateStatement.GetCausalToken) {
             scope.writeResult(new LocalResultSet(List.of("@@shardgate_causal_token"),
                     List.of(List.of(CausalTokens.current(context, session)))));
+        } else if (statement instanceof ShardgateStatement.ShowQueries) {
+            scope.writeResult(new LocalResultSet(DigestReport.COLUMNS, new DigestReport(context.digests()).rows()));
         } else if (statement instanceof ShardgateStatement.SetCausalToken set) {
             try {
                 CausalTokens.present(context, session, set.token());

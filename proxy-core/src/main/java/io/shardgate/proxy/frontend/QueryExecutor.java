@@ -39,6 +39,7 @@ final class QueryExecutor implements CommandExecutor {
         // Read in the client's character set, losslessly; the packet itself goes on unchanged unless rewritten.
         ClientCharset charset = session.clientCharset();
         String sql = StatementText.of(charset, packet);
+        session.digests().start(sql, session.noBackslashEscapes(), session.schema());
         if (own.answer(sql)) {
             packet.release();
             return;

@@ -48,6 +48,7 @@ final class ShardedRuns {
             }
             scope.writeError(sharded.out().nextSequence(), translation.packet());
         } else if (result instanceof StatementOutcome outcome) {
+            session.digests().finish(outcome.relayedErrno() != 0, outcome.rowsSent(), outcome.rowsAffected(), outcome.shards());
             if (outcome.relayedErrno() != 0) {
                 metrics.backendError(outcome.relayedErrno());
                 metrics.error(outcome.relayedErrno());

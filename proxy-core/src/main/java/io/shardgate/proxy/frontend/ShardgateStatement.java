@@ -15,7 +15,8 @@ import java.util.OptionalLong;
  *   <li>{@code SELECT @@[session.]shardgate_causal_token}: the session's causality token;</li>
  *   <li>{@code SET [@@session.|SESSION ]shardgate_causal_token = '…'}: read-your-writes from another session;</li>
  *   <li>{@code SET [SESSION ]shardgate_allow_blocking_ddl = ON | OFF}: lets ALTERs that block writes through;</li>
- *   <li>{@code SHOW SHARDGATE BACKENDS}.</li>
+ *   <li>{@code SHOW SHARDGATE BACKENDS};</li>
+ *   <li>{@code SHOW SHARDGATE QUERIES}: statement statistics per digest.</li>
  * </ul>
  */
 sealed interface ShardgateStatement {
@@ -35,6 +36,9 @@ sealed interface ShardgateStatement {
     }
 
     record SetAllowBlockingDdl(boolean allowed) implements ShardgateStatement {
+    }
+
+    record ShowQueries() implements ShardgateStatement {
     }
 
     int MAX_LAG_DIGITS = 12;
@@ -64,6 +68,9 @@ sealed interface ShardgateStatement {
                 return Optional.empty();
             }
             lexer.next();
+            if (lexer.isWord("QUERIES")) {
+                return StatementEnd.follows(lexer) ? Optional.of(new ShowQueries()) : Optional.empty();
+            }
             return lexer.isWord("BACKENDS") && StatementEnd.follows(lexer) ? Optional.of(new ShowBackends()) : Optional.empty();
         }
         if (!lexer.isWord("SET")) {

@@ -31,6 +31,7 @@ final class StmtExecuteExecutor implements CommandExecutor {
         if (statement == null) {
             return;
         }
+        scope.session().digests().start(statement.sql(), scope.session().noBackslashEscapes(), scope.session().schema());
         if (StatementLookup.planned(scope, statement)) {
             try {
                 sharded(packet, statement);

@@ -183,6 +183,7 @@ final class DirectRun implements Forwarder.Host<DirectRun.Attempt>, Forwarder.Re
     @Override
     public void completed(Relay relay, int serverStatus, boolean error, int warnings) {
         BackendConnection done = relay.connection();
+        long rowsSent = done.responseRows(); // read before the connection goes back to its pool
         connection = null;
         running.remove(done);
         if (!done.isOpen()) {
@@ -193,6 +194,6 @@ final class DirectRun implements Forwarder.Host<DirectRun.Attempt>, Forwarder.Re
             }
             done.owner().release(done);
         }
-        result.complete(new StatementOutcome(relay.insertId(), relay.relayedErrno(), status));
+        result.complete(new StatementOutcome(relay.insertId(), relay.relayedErrno(), status, rowsSent, 0, 1));
     }
 }

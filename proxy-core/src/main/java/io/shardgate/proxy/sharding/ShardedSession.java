@@ -246,6 +246,7 @@ public final class ShardedSession {
         StatementCursor cursor = cursor(request);
         ResultWriter writer = new ResultWriter(out, request.binary());
         Completion completion = null;
+        long rowsSent = 0;
         try {
             try (RowStream root = plan.open(new Execution(cursor, request.parameters(), deployment.sequences(), deployment.maxBufferedRows()))) {
                 List<io.shardgate.router.exec.ColumnMeta> metas = root.columns();
@@ -261,6 +262,7 @@ public final class ShardedSession {
                     writer.header(columns, status(request.autocommit()));
                     for (io.shardgate.router.exec.Row row = first; row != null; row = root.next()) {
                         writer.row(columns, row);
+                        rowsSent++;
                     }
                     writer.end(status(request.autocommit()), root.completion().warnings());
                 }
@@ -285,10 +287,11 @@ public final class ShardedSession {
             throw e;
         }
         if (completion == null) {
-            return new StatementOutcome(0, 0, status(request.autocommit()));
+            return new StatementOutcome(0, 0, status(request.autocommit()), rowsSent, 0, cursor.shardsTouched());
         }
         writer.ok(completion, status(request.autocommit()));
-        return new StatementOutcome(completion.lastInsertId(), 0, status(request.autocommit()));
+        return new StatementOutcome(completion.lastInsertId(), 0, status(request.autocommit()), 0, completion.affectedRows(),
+                cursor.shardsTouched());
     }
 
     /**

@@ -206,4 +206,9 @@ final class StatementCursor implements ShardCursor, DirectRun.Connections {
             stream.close();
         }
     }
+
+    /** How many distinct shards this statement has run on so far. */
+    int shardsTouched() {
+        return (int) streams.stream().map(ShardResultStream::shard).distinct().count();
+    }
 }

@@ -200,10 +200,24 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void digestSettingsTheirDefaultsAndErrors() {
+        assertThat(new ConfigLoader().parse(MINIMAL).digests()).isEqualTo(DigestsConfig.DEFAULTS);
+        assertThat(DigestsConfig.DEFAULTS).isEqualTo(new DigestsConfig(true, 10_000, 20));
+        ShardgateConfig config = new ConfigLoader().parse(MINIMAL + """
+                digests: { enabled: false, max_entries: 500, metrics_top: 5 }
+                """);
+        assertThat(config.digests()).isEqualTo(new DigestsConfig(false, 500, 5));
+        assertThatThrownBy(() -> new ConfigLoader().parse(MINIMAL + "digests: { max_entries: 0 }\n"))
+                .hasMessageStartingWith("digests.max_entries: 0 is out of range");
+        assertThatThrownBy(() -> new ConfigLoader().parse(MINIMAL + "digests: { top: 5 }\n"))
+                .hasMessage("digests.top: unknown key (expected one of: enabled, max_entries, metrics_top)");
+    }
+
+    @Test
     void errorsNameTheKey() {
         assertThatThrownBy(() -> loader.parse(MINIMAL + "lsten: { port: 1 }\n"))
                 .isInstanceOf(ConfigException.class)
-                .hasMessage("lsten: unknown key (expected one of: admin, allow_local_infile, backend_user, health, limits, listen, "
+                .hasMessage("lsten: unknown key (expected one of: admin, allow_local_infile, backend_user, digests, health, limits, listen, "
                         + "routing, schemas, server_version, shards, tls, transactions, users)");
         assertThatThrownBy(() -> loader.parse(MINIMAL.replace("127.0.0.1:24001", "localhost")))
                 .hasMessage("shards[0].primary: expected HOST:PORT, got 'localhost'");

@@ -145,6 +145,19 @@ class DirectRunTest {
         assertThat(running).isEmpty();
     }
 
+    @Test
+    void anAnsweredReadReportsItsRowsAndItsShardForTheDigest() {
+        CompletableFuture<StatementOutcome> outcome = start(new ShardStatement("s0", "SELECT c FROM t", List.of(), Role.PRIMARY));
+        received(primaryServer);
+        primaryServer.writeInbound(packet(1, 0x01), columnDefinition(2), packet(3, 1, 'x'), packet(4, 1, 'y'), endOfRows(5));
+        client.runPendingTasks();
+
+        assertThat(received(client)).hasSize(5);
+        assertThat(outcome).isCompleted();
+        assertThat(outcome.join().rowsSent()).isEqualTo(2);
+        assertThat(outcome.join().shards()).isEqualTo(1);
+    }
+
     private static MySqlPacket packet(int sequence, int... bytes) {
         byte[] payload = new byte[bytes.length];
         for (int i = 0; i < bytes.length; i++) {
