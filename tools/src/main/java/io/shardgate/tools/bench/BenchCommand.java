@@ -29,6 +29,7 @@ public final class BenchCommand {
             case "apply" -> new ApplyBench().run(rest, out, err);
             case "shards" -> new ShardBench(out, err).run(rest);
             case "split" -> new SplitBench(out, err).run(rest);
+            case "load" -> new LoadBench(out, err).run(rest);
             default -> new RelayBench(out, err).run(args);
         };
     }
