@@ -35,6 +35,7 @@ final class LoadBench {
             + " c CHAR(120) NOT NULL, pad CHAR(60) NOT NULL) ENGINE=InnoDB";
     private static final String CONTENT = "SELECT COUNT(*), COALESCE(SUM(CRC32(CONCAT_WS('|', id, k, c, pad))), 0) FROM "
             + SCHEMA + ".load1";
+    private static final int WARM_UP_STATEMENTS = 20;
 
     private final PrintStream out;
     private final PrintStream err;
@@ -110,24 +111,29 @@ final class LoadBench {
                         new Target("Shardgate, 1 shard", oneShard.port(), List.of(one), CpuClock.self(), true),
                         new Target("Shardgate, 2 shards", twoShards.port(), List.of(s0, s1), CpuClock.self(), true));
                 out.printf(Locale.ROOT, "bulk load: %d INSERTs of %d rows (%d rows, %.1f MB of SQL) over one connection,"
-                                + " autocommit, InnoDB, MariaDB %s; median of %d rounds, targets alternated in each%n",
+                                + " autocommit, InnoDB, MariaDB %s; median of %d rounds, targets alternated in each, after a warm-up"
+                                + " of %d INSERTs per target%n",
                         options.statements(), options.rowsPerInsert(), options.rows(),
                         inserts.stream().mapToLong(String::length).sum() / 1e6, one.queryString("SELECT VERSION()"),
-                        options.rounds());
+                        options.rounds(), Math.min(WARM_UP_STATEMENTS, options.statements()));
                 out.println("relay CPU: CPU time of the HAProxy process, or of this JVM minus the loading thread"
                         + " (the proxy), per INSERT");
                 out.println();
                 String user = topology.accounts().user();
                 String password = topology.accounts().password();
+                // JIT and caches: the first load through a cold proxy is several times slower than the next ones.
+                List<String> warmUp = inserts.subList(0, Math.min(WARM_UP_STATEMENTS, inserts.size()));
+                for (Target target : targets) {
+                    truncate(target);
+                    load(target, user, password, warmUp, options);
+                }
                 List<List<Load>> loads = new ArrayList<>();
                 targets.forEach(t -> loads.add(new ArrayList<>()));
                 long[] expected = null;
                 for (int round = 0; round < options.rounds(); round++) {
                     for (int t = 0; t < targets.size(); t++) {
                         Target target = targets.get(t);
-                        for (Node server : target.servers()) {
-                            server.execute("TRUNCATE TABLE " + SCHEMA + ".load1");
-                        }
+                        truncate(target);
                         loads.get(t).add(load(target, user, password, inserts, options));
                         long[] content = content(target);
                         if (content[0] != options.rows()) {
@@ -145,6 +151,12 @@ final class LoadBench {
                 printTable(targets, loads);
                 return 0;
             }
+        }
+    }
+
+    private static void truncate(Target target) {
+        for (Node server : target.servers()) {
+            server.execute("TRUNCATE TABLE " + SCHEMA + ".load1");
         }
     }
 
