@@ -13,7 +13,6 @@ import java.util.List;
  * (argument checks, the proxy's config head, the sysbench runner). The default bench is {@link RelayBench}.
  */
 public final class BenchCommand {
-
     private final PrintStream out;
     private final PrintStream err;
 

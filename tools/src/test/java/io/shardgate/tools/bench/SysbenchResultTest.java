@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 class SysbenchResultTest {
     private static final String OUTPUT = """
@@ -44,6 +45,14 @@ class SysbenchResultTest {
         SysbenchResult result = SysbenchResult.parse(OUTPUT);
         assertThat(result.queries()).isEqualTo(1000);
         assertThat(result.avgMillis()).isEqualTo(0.25);
+    }
+
+    @Test
+    void theAverageIsTheLatencySumOverTheEventsWhenBothArePrinted() {
+        String finer = OUTPUT.replace("sum:                                   25.00", "sum:                                   23.45")
+                + "\nGeneral statistics:\n    total time:                          1.0000s\n"
+                + "    total number of events:              100\n";
+        assertThat(SysbenchResult.parse(finer).avgMillis()).isCloseTo(0.2345, within(1e-9));
     }
 
     @Test
