@@ -122,5 +122,13 @@ final class HaproxyRelay implements AutoCloseable {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
+        // The config and the log (whose text a failed start already reported) are of no use once it stopped.
+        for (Path file : new Path[] {log, log.resolveSibling("haproxy.cfg"), log.getParent()}) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                // a leftover file in the temp directory is harmless
+            }
+        }
     }
 }
