@@ -71,13 +71,18 @@ public final class BenchCommand {
         return seconds;
     }
 
-    /** A bench proxy's config up to its shards: free ports, and the topology's account as client and backend user. */
+    /**
+     * A bench proxy's config up to its shards: free ports, and the topology's account as client and backend user.
+     * Backend logins may take 30 s instead of 2: on a loaded shared machine a slow login must not abort a run (the
+     * timeout bounds a failure, it costs nothing on the measured path).
+     */
     static String proxyYaml(Topology topology) {
         return """
                 listen: { host: 127.0.0.1, port: 0 }
                 admin: { host: 127.0.0.1, port: 0, token: bench-token }
                 users: [ { name: %s, password: "%s" } ]
                 backend_user: { name: %s, password: "%s" }
+                limits: { backend_connect_timeout_ms: 30000 }
                 """.formatted(topology.accounts().user(), topology.accounts().password(), topology.accounts().user(),
                 topology.accounts().password());
     }
