@@ -20,9 +20,10 @@ public final class ToolsMain {
 
             commands:
               demo                start a local two-shard topology (s0 InnoDB, s1 MyRocks) and the proxy
-              bench [sysbench] [--time S]  sysbench direct vs through Shardgate (docs/benchmarks.md)
+              bench [sysbench] [--time S]  sysbench direct vs HAProxy vs Shardgate (docs/benchmarks.md)
               bench split [--time S]       sysbench oltp_read_only --skip_trx=on: primary vs 2 replicas via Shardgate
               bench shards [--time S]      sysbench oltp_point_select: one server vs Shardgate over 1 and 2 shards
+              bench load [--statements N]  multi-row INSERT loading: direct vs Shardgate over 1 and 2 shards
               bench apply [--transactions N]  change-stream apply vs a MariaDB replica (docs/benchmarks.md)
 
             shardgate-tools <command> --help prints that command's usage.
@@ -36,14 +37,17 @@ public final class ToolsMain {
                       on 127.0.0.1:3307 (admin 8307); port 0 picks a free port; Ctrl-C stops everything it started
                     """,
             "bench", """
-                    usage: shardgate bench [sysbench] [--time S]
+                    usage: shardgate bench [sysbench] [--time S] [--no-digests-compare]
                            shardgate bench split [--time S]
                            shardgate bench shards [--time S]
+                           shardgate bench load [--rows-per-insert N] [--statements N] [--rounds N]
                            shardgate bench apply [--transactions N] [--schemas N] [--threads N] [--warmup N]
                                                  [--appliers sg1,sg4,mdb1,mdb4]
-                      sysbench direct vs through Shardgate; split: the primary vs Shardgate over 2 replicas;
-                      shards: one server vs Shardgate over 1 and 2 shards; apply: the change stream vs a MariaDB
-                      replica (see docs/benchmarks.md)
+                      sysbench direct vs HAProxy (a TCP relay) vs Shardgate, and Shardgate with digests off
+                      (--no-digests-compare skips it); split: the primary vs Shardgate over 2 replicas; shards: one
+                      server vs HAProxy and Shardgate over 1 and 2 shards; load: 1,000-row INSERTs (200 by default)
+                      direct vs HAProxy vs Shardgate over 1 and 2 shards, median of 3 rounds; apply: the change
+                      stream vs a MariaDB replica (see docs/benchmarks.md)
                     """);
 
     private ToolsMain() {

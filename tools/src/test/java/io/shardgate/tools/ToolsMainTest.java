@@ -40,6 +40,7 @@ class ToolsMainTest {
             "bench split --help|shardgate bench split [--time S]",
             "bench shards --help|shardgate bench shards [--time S]",
             "bench apply --help|shardgate bench apply [--transactions N]",
+            "bench load --help|shardgate bench load [--rows-per-insert N] [--statements N] [--rounds N]",
             "--help|usage: shardgate-tools <command> [options]",
     })
     void helpPrintsTheUsageOnStdoutAndExitsZero(String args, String usage) {

@@ -1,28 +1,18 @@
 package io.shardgate.tools.bench;
 
-import io.shardgate.proxy.ShardgateProxy;
-import io.shardgate.proxy.config.ConfigLoader;
-import io.shardgate.replication.topology.Node;
 import io.shardgate.replication.topology.Topology;
-import io.shardgate.replication.topology.TopologySpec;
-import io.shardgate.storage.Engine;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
- * {@code shardgate bench [sysbench] [--time S]}: sysbench {@code oltp_point_select} and
- * {@code oltp_read_only} (1 table, 100k rows) at 1 and 16 threads, against one MariaDB primary
- * directly and through Shardgate, in the same run, so the ratios compare like with like.
+ * {@code shardgate bench [sysbench|split|shards|load|apply] ...}: picks the bench, and holds what they share
+ * (argument checks, the proxy's config head, the sysbench runner). The default bench is {@link RelayBench}.
  */
 public final class BenchCommand {
-    private static final List<String> TESTS = List.of("oltp_point_select", "oltp_read_only");
-    private static final List<Integer> THREADS = List.of(1, 16);
-
     private final PrintStream out;
     private final PrintStream err;
 
@@ -32,58 +22,31 @@ public final class BenchCommand {
     }
 
     public int run(List<String> args) throws IOException, InterruptedException {
-        if (!args.isEmpty() && args.get(0).equals("apply")) {
-            return new ApplyBench().run(args.subList(1, args.size()), out, err);
+        String sub = args.isEmpty() ? "" : args.get(0);
+        List<String> rest = args.isEmpty() ? args : args.subList(1, args.size());
+        return switch (sub) {
+            case "apply" -> new ApplyBench().run(rest, out, err);
+            case "shards" -> new ShardBench(out, err).run(rest);
+            case "split" -> new SplitBench(out, err).run(rest);
+            case "load" -> new LoadBench(out, err).run(rest);
+            default -> new RelayBench(out, err).run(args);
+        };
+    }
+
+    /** The positive whole number after option {@code args[i - 1]}, or IllegalArgumentException naming the option. */
+    static int positive(String option, List<String> args, int i) {
+        if (i >= args.size()) {
+            throw new IllegalArgumentException(option + " needs a number");
         }
-        if (!args.isEmpty() && args.get(0).equals("shards")) {
-            return new ShardBench(out, err).run(args.subList(1, args.size()));
-        }
-        if (!args.isEmpty() && args.get(0).equals("split")) {
-            return new SplitBench(out, err).run(args.subList(1, args.size()));
-        }
-        int seconds = 20;
-        for (int i = 0; i < args.size(); i++) {
-            switch (args.get(i)) {
-                case "sysbench" -> {
-                }
-                case "--time" -> seconds = Integer.parseInt(args.get(++i));
-                default -> {
-                    err.println("shardgate bench: unknown argument '" + args.get(i) + "' (expected: [sysbench] [--time S])");
-                    return 2;
-                }
+        try {
+            int value = Integer.parseInt(args.get(i));
+            if (value > 0) {
+                return value;
             }
+        } catch (NumberFormatException e) {
+            // reported below
         }
-        try (Topology topology = Topology.start(TopologySpec.builder().shard("s0", Engine.INNODB, 0).build())) {
-            Node primary = topology.shard("s0").primary();
-            primary.execute("CREATE DATABASE sbtest");
-            String yaml = proxyYaml(topology) + "shards: [ { name: s0, primary: \"" + primary.address() + "\" } ]\n";
-            try (ShardgateProxy proxy = ShardgateProxy.start(new ConfigLoader().parse(yaml))) {
-                Sysbench direct = new Sysbench(primary.port(), topology.accounts().user(), topology.accounts().password());
-                Sysbench through = new Sysbench(proxy.port(), topology.accounts().user(), topology.accounts().password());
-                direct.run("oltp_read_only", 4, List.of("--table-size=100000"), "prepare");
-                out.printf(Locale.ROOT, "sysbench, 1 table x 100k rows, %d s per run, MariaDB %s, Shardgate on %s%n%n",
-                        seconds, primary.queryString("SELECT VERSION()"), proxy.transportName());
-                out.println("| test | threads | direct tps | Shardgate tps | ratio | direct p50 / p95 ms | Shardgate p50 / p95 ms | added p50 us |");
-                out.println("|---|---|---|---|---|---|---|---|");
-                List<String> failures = new ArrayList<>();
-                for (String test : TESTS) {
-                    for (int threads : THREADS) {
-                        SysbenchResult d = SysbenchResult.parse(direct.run(test, threads, timed(seconds), "run"));
-                        SysbenchResult s = SysbenchResult.parse(through.run(test, threads, timed(seconds), "run"));
-                        if (d.errors() + s.errors() > 0) {
-                            failures.add(test + " at " + threads + " threads: " + d.errors() + " errors direct, "
-                                    + s.errors() + " through Shardgate");
-                        }
-                        out.printf(Locale.ROOT, "| %s | %d | %.0f | %.0f | %.2fx | %.3f / %.3f | %.3f / %.3f | %.0f |%n",
-                                test, threads, d.tps(), s.tps(), s.tps() / d.tps(), d.p50Millis(), d.p95Millis(),
-                                s.p50Millis(), s.p95Millis(), (s.p50Millis() - d.p50Millis()) * 1000);
-                        out.flush();
-                    }
-                }
-                failures.forEach(f -> err.println("errors: " + f));
-                return failures.isEmpty() ? 0 : 1;
-            }
-        }
+        throw new IllegalArgumentException(option + " needs a positive whole number, not '" + args.get(i) + "'");
     }
 
     /**
@@ -93,8 +56,13 @@ public final class BenchCommand {
     static int seconds(String command, List<String> args, PrintStream err) {
         int seconds = 20;
         for (int i = 0; i < args.size(); i++) {
-            if (args.get(i).equals("--time") && i + 1 < args.size()) {
-                seconds = Integer.parseInt(args.get(++i));
+            if (args.get(i).equals("--time")) {
+                try {
+                    seconds = positive("--time", args, ++i);
+                } catch (IllegalArgumentException e) {
+                    err.println("shardgate bench " + command + ": " + e.getMessage());
+                    return -1;
+                }
             } else {
                 err.println("shardgate bench " + command + ": unknown argument '" + args.get(i) + "' (expected: [--time S])");
                 return -1;
@@ -103,13 +71,18 @@ public final class BenchCommand {
         return seconds;
     }
 
-    /** A bench proxy's config up to its shards: free ports, and the topology's account as client and backend user. */
+    /**
+     * A bench proxy's config up to its shards: free ports, and the topology's account as client and backend user.
+     * Backend logins may take 30 s instead of 2: on a loaded shared machine a slow login must not abort a run (the
+     * timeout bounds a failure, it costs nothing on the measured path).
+     */
     static String proxyYaml(Topology topology) {
         return """
                 listen: { host: 127.0.0.1, port: 0 }
                 admin: { host: 127.0.0.1, port: 0, token: bench-token }
                 users: [ { name: %s, password: "%s" } ]
                 backend_user: { name: %s, password: "%s" }
+                limits: { backend_connect_timeout_ms: 30000 }
                 """.formatted(topology.accounts().user(), topology.accounts().password(), topology.accounts().user(),
                 topology.accounts().password());
     }

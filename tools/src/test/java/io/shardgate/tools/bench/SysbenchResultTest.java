@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 class SysbenchResultTest {
     private static final String OUTPUT = """
@@ -21,6 +22,13 @@ class SysbenchResultTest {
                 queries:                             1000   (502.50 per sec.)
                 ignored errors:                      0      (0.00 per sec.)
                 reconnects:                          0      (0.00 per sec.)
+
+            Latency (ms):
+                     min:                                    0.08
+                     avg:                                    0.25
+                     max:                                    1.52
+                     95th percentile:                        0.30
+                     sum:                                   25.00
             """;
 
     @Test
@@ -30,6 +38,27 @@ class SysbenchResultTest {
         assertThat(result.errors()).isZero();
         assertThat(result.p50Millis()).isEqualTo(0.200);
         assertThat(result.p95Millis()).isEqualTo(0.300);
+    }
+
+    @Test
+    void readsTheQueryCountAndTheAverageLatencySysbenchPrints() {
+        SysbenchResult result = SysbenchResult.parse(OUTPUT);
+        assertThat(result.queries()).isEqualTo(1000);
+        assertThat(result.avgMillis()).isEqualTo(0.25);
+    }
+
+    @Test
+    void theAverageIsTheLatencySumOverTheEventsWhenBothArePrinted() {
+        String finer = OUTPUT.replace("sum:                                   25.00", "sum:                                   23.45")
+                + "\nGeneral statistics:\n    total time:                          1.0000s\n"
+                + "    total number of events:              100\n";
+        assertThat(SysbenchResult.parse(finer).avgMillis()).isCloseTo(0.2345, within(1e-9));
+    }
+
+    @Test
+    void refusesOutputWithoutAnAverageLatency() {
+        assertThatThrownBy(() -> SysbenchResult.parse(OUTPUT.replace("avg:", "mean:")))
+                .hasMessageContaining("no average latency");
     }
 
     @Test
