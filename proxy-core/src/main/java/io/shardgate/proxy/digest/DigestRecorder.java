@@ -52,7 +52,24 @@ public final class DigestRecorder {
         if (!enabled) {
             return;
         }
-        long hash = digest.hash(sql, noBackslashEscapes);
+        start(sql, digest.hash(sql, noBackslashEscapes), noBackslashEscapes, schema);
+    }
+
+    /** The digest hash of {@code sql}, for a caller that keeps it (a prepared statement's text does not change). */
+    public long hash(String sql, boolean noBackslashEscapes) {
+        return digest.hash(sql, noBackslashEscapes);
+    }
+
+    /** Whether statements are counted at all (when not, a caller need not compute a hash). */
+    public boolean enabled() {
+        return enabled;
+    }
+
+    /** A prepared statement's execution: its digest hash was made once, at its first execution ({@link #hash}). */
+    public void start(String sql, long hash, boolean noBackslashEscapes, String schema) {
+        if (!enabled) {
+            return;
+        }
         String inSchema = schema == null ? "" : schema;
         long key = QueryDigests.key(hash, inSchema);
         int slot = (int) (key ^ (key >>> 32)) & (CACHE - 1);

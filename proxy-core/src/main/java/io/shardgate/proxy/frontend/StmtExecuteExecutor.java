@@ -1,5 +1,6 @@
 package io.shardgate.proxy.frontend;
 
+import io.shardgate.proxy.digest.DigestRecorder;
 import io.shardgate.proxy.protocol.ErrPacket;
 import io.shardgate.errors.ErrorCode;
 import io.shardgate.proxy.protocol.Command;
@@ -31,7 +32,12 @@ final class StmtExecuteExecutor implements CommandExecutor {
         if (statement == null) {
             return;
         }
-        scope.session().digests().start(statement.sql(), scope.session().noBackslashEscapes(), scope.session().schema());
+        DigestRecorder digests = scope.session().digests();
+        if (digests.enabled()) {
+            boolean noBackslashEscapes = scope.session().noBackslashEscapes();
+            long hash = statement.digestHash(noBackslashEscapes, () -> digests.hash(statement.sql(), noBackslashEscapes));
+            digests.start(statement.sql(), hash, noBackslashEscapes, scope.session().schema());
+        }
         if (StatementLookup.planned(scope, statement)) {
             try {
                 sharded(packet, statement);

@@ -16,6 +16,9 @@ public final class ClientStatement {
     private byte[] parameterTypes;
     /** {@link #cacheKey()}, made once: it is looked up at every execution. */
     private String cacheKey;
+    /** The digest hash of {@link #sql}, made once per backslash-escapes mode; {@link #digestMode} -1: none yet. */
+    private long digestHash;
+    private int digestMode = -1;
 
     public ClientStatement(int id, String sql, String schema, int parameters, Classification classification) {
         this.id = id;
@@ -63,5 +66,15 @@ public final class ClientStatement {
             cacheKey = key;
         }
         return key;
+    }
+
+    /** The digest hash of the statement's text under {@code noBackslashEscapes}, made by {@code hash} once per mode. */
+    public long digestHash(boolean noBackslashEscapes, java.util.function.LongSupplier hash) {
+        int mode = noBackslashEscapes ? 1 : 0;
+        if (digestMode != mode) {
+            digestHash = hash.getAsLong();
+            digestMode = mode;
+        }
+        return digestHash;
     }
 }
