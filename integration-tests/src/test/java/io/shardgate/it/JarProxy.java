@@ -91,6 +91,8 @@ final class JarProxy implements AutoCloseable {
             Files.writeString(config, yaml);
             List<String> command = new ArrayList<>();
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            // The proxy turns Netty's leak detection off unless asked; the tests ask, as before.
+            command.add("-Dio.netty.leakDetection.level=simple");
             String opts = System.getProperty("shardgate.it.proxyJavaOpts", "").trim();
             if (!opts.isEmpty()) {
                 command.addAll(List.of(opts.split("\\s+")));

@@ -1,5 +1,6 @@
 package io.shardgate.proxy;
 
+import io.netty.util.ResourceLeakDetector;
 import io.shardgate.proxy.config.ConfigException;
 import io.shardgate.replication.stream.cli.StreamCommand;
 
@@ -61,6 +62,12 @@ public final class Main {
 
     /** Runs {@code main} and ends the process with its status (1 for what it throws), unless it returned 0. */
     public static void exit(String[] args, IntSupplier main) {
+        // Netty tracks one buffer allocation in 128 for leaks, with a stack trace at the allocation and
+        // at each use: a cost the event loops pay per statement. Off in the process, unless the
+        // operator asks for it (-Dio.netty.leakDetection.level=simple|advanced|paranoid).
+        if (System.getProperty("io.netty.leakDetection.level") == null) {
+            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+        }
         int status;
         try {
             status = main.getAsInt();
