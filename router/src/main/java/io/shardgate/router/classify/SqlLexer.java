@@ -29,6 +29,10 @@ public final class SqlLexer {
     private static final String HINT_PREFIX = "shardgate";
 
     private final CharSequence sql;
+    /** {@link #sql} when it is a String (nearly always): strings are then skipped with {@link String#indexOf(int, int)}. */
+    private final String text;
+    /** The first backslash at or after some earlier position of a string, {@code length} when none: see {@link #backslashFrom}. */
+    private int backslash = -1;
     private final int length;
     private int position;
     private int start;
@@ -46,6 +50,7 @@ public final class SqlLexer {
     /** A lexer for a session whose sql_mode has (or lacks) NO_BACKSLASH_ESCAPES. */
     public SqlLexer(CharSequence sql, boolean noBackslashEscapes) {
         this.sql = requireNonNull(sql, "sql is null");
+        this.text = sql instanceof String string ? string : null;
         this.length = sql.length();
         this.noBackslashEscapes = noBackslashEscapes;
     }
@@ -288,6 +293,9 @@ public final class SqlLexer {
     }
 
     private int skipQuoted(int at, char quote) {
+        if (text != null) {
+            return skipQuotedString(at, quote);
+        }
         int p = at + 1;
         while (p < length) {
             char c = sql.charAt(p);
@@ -307,6 +315,43 @@ public final class SqlLexer {
             }
         }
         return length;
+    }
+
+    /**
+     * {@link #skipQuoted} over a String: jumps from quote to quote (and backslash to backslash) with
+     * {@link String#indexOf(int, int)}, so the long strings of a multi-row INSERT cost a vectorised scan
+     * instead of a loop over their chars. Same result as the loop.
+     */
+    private int skipQuotedString(int at, char quote) {
+        boolean escapes = quote != '`' && !noBackslashEscapes;
+        int p = at + 1;
+        while (true) {
+            int close = p >= length ? -1 : text.indexOf(quote, p);
+            if (close < 0) {
+                return length;
+            }
+            if (escapes) {
+                int escape = backslashFrom(p);
+                if (escape < close) {
+                    p = escape + 2; // the backslash and the char it escapes
+                    continue;
+                }
+            }
+            if (close + 1 < length && text.charAt(close + 1) == quote) {
+                p = close + 2;
+                continue;
+            }
+            return close + 1;
+        }
+    }
+
+    /** The first backslash at or after {@code p}, or {@code length}; each search starts past the last one found, so all of them together scan the input once. */
+    private int backslashFrom(int p) {
+        if (backslash < p) {
+            int found = text.indexOf('\\', p);
+            backslash = found < 0 ? length : found;
+        }
+        return backslash;
     }
 
     private int skipNumber(int at) {
