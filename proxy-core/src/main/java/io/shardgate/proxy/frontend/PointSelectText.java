@@ -22,9 +22,6 @@ record PointSelectText(String sql, SqlValue parameter) {
 
     /** The statement as a one-parameter point select, or null when {@code sql} has another shape. */
     static PointSelectText of(String sql) {
-        if (sql.indexOf('/') >= 0 || sql.indexOf('#') >= 0 || sql.indexOf("--") >= 0) {
-            return null; // comments, hints and executable comments stay with the plan of the whole text
-        }
         SqlLexer lexer = new SqlLexer(sql);
         lexer.next();
         if (!lexer.isWord("SELECT")) {
@@ -70,6 +67,10 @@ record PointSelectText(String sql, SqlValue parameter) {
         int start = lexer.start();
         int end = lexer.end();
         if (!StatementEnd.follows(lexer)) {
+            return null;
+        }
+        // Checked last, on a statement now known to be short: comments, hints and executable comments keep their own plan.
+        if (sql.indexOf('/') >= 0 || sql.indexOf('#') >= 0 || sql.indexOf("--") >= 0) {
             return null;
         }
         return new PointSelectText(sql.substring(0, start) + "?" + sql.substring(end),
