@@ -29,10 +29,8 @@ public final class SqlLexer {
     private static final String HINT_PREFIX = "shardgate";
 
     private final CharSequence sql;
-    /** {@link #sql} when it is a String (nearly always): strings are then skipped with {@link String#indexOf(int, int)}. */
-    private final String text;
-    /** The first backslash at or after some earlier position of a string, {@code length} when none: see {@link #backslashFrom}. */
-    private int backslash = -1;
+    /** Skips the quoted strings of a String input (nearly always) with indexOf; null for another CharSequence. */
+    private final QuotedStrings strings;
     private final int length;
     private int position;
     private int start;
@@ -50,9 +48,9 @@ public final class SqlLexer {
     /** A lexer for a session whose sql_mode has (or lacks) NO_BACKSLASH_ESCAPES. */
     public SqlLexer(CharSequence sql, boolean noBackslashEscapes) {
         this.sql = requireNonNull(sql, "sql is null");
-        this.text = sql instanceof String string ? string : null;
         this.length = sql.length();
         this.noBackslashEscapes = noBackslashEscapes;
+        this.strings = sql instanceof String string ? new QuotedStrings(string, noBackslashEscapes) : null;
     }
 
     /** Advances to the next token and returns its type; {@link TokenType#END} at the end, repeatedly. */
@@ -293,8 +291,8 @@ public final class SqlLexer {
     }
 
     private int skipQuoted(int at, char quote) {
-        if (text != null) {
-            return skipQuotedString(at, quote);
+        if (strings != null) {
+            return strings.skip(at, quote);
         }
         int p = at + 1;
         while (p < length) {
@@ -315,43 +313,6 @@ public final class SqlLexer {
             }
         }
         return length;
-    }
-
-    /**
-     * {@link #skipQuoted} over a String: jumps from quote to quote (and backslash to backslash) with
-     * {@link String#indexOf(int, int)}, so the long strings of a multi-row INSERT cost a vectorised scan
-     * instead of a loop over their chars. Same result as the loop.
-     */
-    private int skipQuotedString(int at, char quote) {
-        boolean escapes = quote != '`' && !noBackslashEscapes;
-        int p = at + 1;
-        while (true) {
-            int close = p >= length ? -1 : text.indexOf(quote, p);
-            if (close < 0) {
-                return length;
-            }
-            if (escapes) {
-                int escape = backslashFrom(p);
-                if (escape < close) {
-                    p = escape + 2; // the backslash and the char it escapes
-                    continue;
-                }
-            }
-            if (close + 1 < length && text.charAt(close + 1) == quote) {
-                p = close + 2;
-                continue;
-            }
-            return close + 1;
-        }
-    }
-
-    /** The first backslash at or after {@code p}, or {@code length}; each search starts past the last one found, so all of them together scan the input once. */
-    private int backslashFrom(int p) {
-        if (backslash < p) {
-            int found = text.indexOf('\\', p);
-            backslash = found < 0 ? length : found;
-        }
-        return backslash;
     }
 
     private int skipNumber(int at) {
