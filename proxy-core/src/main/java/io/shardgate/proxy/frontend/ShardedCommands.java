@@ -132,10 +132,22 @@ final class ShardedCommands {
         return lexer.isWord("WARNINGS") && StatementEnd.follows(lexer);
     }
 
-    /** A text statement. */
+    /**
+     * A text statement. A point select ({@link PointSelectText}) runs as its prepared form with its
+     * literal as the parameter, so that every id shares one cached plan, when that form plans to one
+     * route; any other statement, or a point select whose prepared form plans otherwise, runs as it is.
+     */
     CompletableFuture<StatementOutcome> query(ClientSession session, String sql, Classification classification,
                                               Map<String, String> perShard) {
         out.restart();
+        PointSelectText point = perShard.isEmpty() ? PointSelectText.of(sql) : null;
+        if (point != null) {
+            CompletableFuture<StatementOutcome> routed = sharded.executeRoute(
+                    request(session, point.sql(), classification, List.of(point.parameter()), false, perShard), out, context.metrics());
+            if (routed != null) {
+                return routed;
+            }
+        }
         return sharded.execute(request(session, sql, classification, List.of(), false, perShard), out, context.metrics());
     }
 

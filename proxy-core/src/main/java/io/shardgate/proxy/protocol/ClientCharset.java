@@ -113,11 +113,12 @@ public abstract sealed class ClientCharset permits Utf8Charset, MySqlLatin1Chars
      * ASCII (nearly every one) is read straight from the buffer; only other bytes are copied first.
      */
     public final String decode(ByteBuf buf, int index, int length) {
-        if (asciiIsAscii() && buf.forEachByte(index, length, b -> b >= 0) < 0) {
-            return buf.toString(index, length, StandardCharsets.ISO_8859_1);
-        }
         byte[] bytes = new byte[length];
         buf.getBytes(index, bytes);
+        // Eight bytes per step: a 200 KB multi-row INSERT is checked in microseconds, not byte per byte.
+        if (asciiIsAscii() && Ascii.only(bytes)) {
+            return new String(bytes, StandardCharsets.ISO_8859_1);
+        }
         return decode(bytes);
     }
 

@@ -5,44 +5,66 @@ import io.shardgate.router.planner.Planner;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * Plans by statement text and current schema, at most {@code capacity} of them (a full cache drops an
- * arbitrary plan: a lock-free lookup matters more on this path than which plan goes). Plans do not depend on
- * parameter values, so one plan serves every execution of a prepared statement and every repeat of
- * the same text. Planning errors are not cached: they are cheap to reproduce and rare.
+ * Plans by statement text and current schema, at most about {@code capacity} of them. Plans do not
+ * depend on parameter values, so one plan serves every execution of a prepared statement and every
+ * repeat of the same text. Planning errors are not cached: they are cheap to reproduce and rare.
+ *
+ * <p>A lookup is a lock-free read. A miss plans, then takes the next slot of a ring of
+ * {@code capacity} keys and evicts the key that was in it (first in, first out): constant time
+ * however full the cache, which matters when every statement is new (point selects sent as text,
+ * one id each, miss every time). Concurrent misses may both insert: the map then briefly holds a
+ * few more plans than slots, never more than one per thread. A statement longer than
+ * {@link #MAX_CACHED_LENGTH} chars is planned every time and not kept: a multi-row INSERT is rarely
+ * repeated word for word, and 4,096 of them with their plans would fill the heap.
  */
 final class PlanCache {
+    /** Longer statements are not cached. */
+    static final int MAX_CACHED_LENGTH = 16 * 1024;
+
     private final Planner planner;
-    private final int capacity;
     private final Map<Key, Plan> plans = new ConcurrentHashMap<>();
+    private final AtomicReferenceArray<Key> ring;
+    private final AtomicLong inserts = new AtomicLong();
 
     private record Key(String schema, String sql) {
     }
 
     PlanCache(Planner planner, int capacity) {
         this.planner = requireNonNull(planner, "planner is null");
-        this.capacity = capacity;
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity: " + capacity + " (expected: >= 1)");
+        }
+        this.ring = new AtomicReferenceArray<>(capacity);
     }
 
-    /** Every statement looks its plan up here: a lock-free read; a miss plans and, when full, drops some other plan. */
+    /** Every statement looks its plan up here: a lock-free read; a miss plans and evicts the oldest plan when full. */
     Plan plan(String sql, String schema) {
+        if (sql.length() > MAX_CACHED_LENGTH) {
+            return planner.plan(sql, schema == null || schema.isEmpty() ? null : schema);
+        }
         Key key = new Key(schema == null ? "" : schema, sql);
         Plan cached = plans.get(key);
         if (cached != null) {
             return cached;
         }
         Plan plan = planner.plan(sql, schema == null || schema.isEmpty() ? null : schema);
-        if (plans.size() >= capacity) {
-            java.util.Iterator<Key> some = plans.keySet().iterator();
-            if (some.hasNext()) {
-                some.next();
-                some.remove();
+        if (plans.putIfAbsent(key, plan) == null) {
+            Key evicted = ring.getAndSet((int) (inserts.getAndIncrement() % ring.length()), key);
+            if (evicted != null && !evicted.equals(key)) {
+                plans.remove(evicted);
             }
         }
-        plans.put(key, plan);
         return plan;
+    }
+
+    /** How many plans are cached now. */
+    int size() {
+        return plans.size();
     }
 }

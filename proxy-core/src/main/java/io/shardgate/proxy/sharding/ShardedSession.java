@@ -109,6 +109,24 @@ public final class ShardedSession {
     }
 
     /**
+     * {@link #execute} when the statement's plan is a {@link Route}; null, with nothing done, when it
+     * plans to anything else or not at all (the caller then runs the statement another way).
+     */
+    public CompletableFuture<StatementOutcome> executeRoute(StatementRequest request, ClientChannel out, ProxyMetrics metrics) {
+        Plan plan;
+        try {
+            plan = deployment.plan(request.sql(), request.schema());
+        } catch (RuntimeException e) {
+            return null;
+        }
+        if (!(plan.root() instanceof Route)) {
+            return null;
+        }
+        CompletableFuture<StatementOutcome> direct = direct(plan, request, out, metrics);
+        return direct != null ? direct : submit(() -> run(plan, request, out));
+    }
+
+    /**
      * A statement whose plan is one route to one shard, outside a transaction, runs without a plan
      * worker: its response is relayed on the backend connection's event loop ({@link DirectRun}).
      * Null when the statement needs the worker.

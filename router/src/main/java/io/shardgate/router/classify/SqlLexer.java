@@ -29,6 +29,8 @@ public final class SqlLexer {
     private static final String HINT_PREFIX = "shardgate";
 
     private final CharSequence sql;
+    /** Skips the quoted strings of a String input (nearly always) with indexOf; null for another CharSequence. */
+    private final QuotedStrings strings;
     private final int length;
     private int position;
     private int start;
@@ -48,6 +50,7 @@ public final class SqlLexer {
         this.sql = requireNonNull(sql, "sql is null");
         this.length = sql.length();
         this.noBackslashEscapes = noBackslashEscapes;
+        this.strings = sql instanceof String string ? new QuotedStrings(string, noBackslashEscapes) : null;
     }
 
     /** Advances to the next token and returns its type; {@link TokenType#END} at the end, repeatedly. */
@@ -288,6 +291,9 @@ public final class SqlLexer {
     }
 
     private int skipQuoted(int at, char quote) {
+        if (strings != null) {
+            return strings.skip(at, quote);
+        }
         int p = at + 1;
         while (p < length) {
             char c = sql.charAt(p);
