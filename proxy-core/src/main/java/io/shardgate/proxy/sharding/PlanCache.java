@@ -15,6 +15,9 @@ import static java.util.Objects.requireNonNull;
  * the same text. Planning errors are not cached: they are cheap to reproduce and rare.
  */
 final class PlanCache {
+    /** Longer statements (multi-row INSERTs of a load, mostly) are planned each time, never kept. */
+    static final int MAX_CACHED_LENGTH = 16 * 1024;
+
     private final Planner planner;
     private final int capacity;
     private final Map<Key, Plan> plans = new ConcurrentHashMap<>();
@@ -35,6 +38,10 @@ final class PlanCache {
             return cached;
         }
         Plan plan = planner.plan(sql, schema == null || schema.isEmpty() ? null : schema);
+        if (sql.length() > MAX_CACHED_LENGTH) {
+            // A bulk load's statements are each sent once: caching them would keep megabytes of text and rows for nothing.
+            return plan;
+        }
         if (plans.size() >= capacity) {
             java.util.Iterator<Key> some = plans.keySet().iterator();
             if (some.hasNext()) {
