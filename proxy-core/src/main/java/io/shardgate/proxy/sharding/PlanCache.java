@@ -15,7 +15,7 @@ import static java.util.Objects.requireNonNull;
  * the same text. Planning errors are not cached: they are cheap to reproduce and rare.
  */
 final class PlanCache {
-    /** Longer statements (multi-row INSERTs of a load, mostly) are planned each time, never kept. */
+    /** Longer statements without a {@code ?} (multi-row INSERTs of a load, mostly) are planned each time, never kept. */
     static final int MAX_CACHED_LENGTH = 16 * 1024;
 
     private final Planner planner;
@@ -32,16 +32,17 @@ final class PlanCache {
 
     /** Every statement looks its plan up here: a lock-free read; a miss plans and, when full, drops some other plan. */
     Plan plan(String sql, String schema) {
+        if (sql.length() > MAX_CACHED_LENGTH && sql.indexOf('?') < 0) {
+            // A bulk load's statements are each sent once: caching them would keep megabytes of text and rows for nothing.
+            // (A long statement with placeholders may be a prepared one, executed again and again: it is cached.)
+            return planner.plan(sql, schema == null || schema.isEmpty() ? null : schema);
+        }
         Key key = new Key(schema == null ? "" : schema, sql);
         Plan cached = plans.get(key);
         if (cached != null) {
             return cached;
         }
         Plan plan = planner.plan(sql, schema == null || schema.isEmpty() ? null : schema);
-        if (sql.length() > MAX_CACHED_LENGTH) {
-            // A bulk load's statements are each sent once: caching them would keep megabytes of text and rows for nothing.
-            return plan;
-        }
         if (plans.size() >= capacity) {
             java.util.Iterator<Key> some = plans.keySet().iterator();
             if (some.hasNext()) {

@@ -169,8 +169,13 @@ final class InsertScan {
         String text = tokens.text(to - 1);
         if (last.type() == TokenType.NUMBER) {
             boolean negative = to - from == 2 && tokens.isOperator(from, '-');
-            if ((to - from == 2 && !negative) || text.length() > 18 || !text.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            if ((to - from == 2 && !negative) || text.length() > 18) {
                 return Optional.empty();
+            }
+            for (int i = 0; i < text.length(); i++) {
+                if (!isDigit(text.charAt(i))) {
+                    return Optional.empty();
+                }
             }
             long value = Long.parseLong(text);
             return Optional.of(SqlValue.ofLong(negative ? -value : value));
@@ -214,38 +219,48 @@ final class InsertScan {
 
     /** Whether a NUMBER token is a plain number: digits with an optional fraction and exponent, or 0x / 0b digits. */
     private boolean number(int at) {
-        String text = tokens.text(at);
-        if (text.length() > 2 && text.charAt(0) == '0' && (text.charAt(1) == 'x' || text.charAt(1) == 'b')) {
-            String digits = text.charAt(1) == 'x' ? "0123456789abcdefABCDEF" : "01";
-            return text.substring(2).chars().allMatch(c -> digits.indexOf(c) >= 0);
+        String sql = tokens.sql();
+        int i = tokens.get(at).start();
+        int end = tokens.get(at).end();
+        if (end - i > 2 && sql.charAt(i) == '0' && (sql.charAt(i + 1) == 'x' || sql.charAt(i + 1) == 'b')) {
+            String digits = sql.charAt(i + 1) == 'x' ? "0123456789abcdefABCDEF" : "01";
+            for (int d = i + 2; d < end; d++) {
+                if (digits.indexOf(sql.charAt(d)) < 0) {
+                    return false;
+                }
+            }
+            return true;
         }
-        int i = 0;
         int digits = 0;
-        while (i < text.length() && Character.isDigit(text.charAt(i))) {
+        while (i < end && isDigit(sql.charAt(i))) {
             i++;
             digits++;
         }
-        if (i < text.length() && text.charAt(i) == '.') {
+        if (i < end && sql.charAt(i) == '.') {
             i++;
-            while (i < text.length() && Character.isDigit(text.charAt(i))) {
+            while (i < end && isDigit(sql.charAt(i))) {
                 i++;
                 digits++;
             }
         }
-        if (digits > 0 && i < text.length() && (text.charAt(i) == 'e' || text.charAt(i) == 'E')) {
+        if (digits > 0 && i < end && (sql.charAt(i) == 'e' || sql.charAt(i) == 'E')) {
             i++;
-            if (i < text.length() && (text.charAt(i) == '+' || text.charAt(i) == '-')) {
+            if (i < end && (sql.charAt(i) == '+' || sql.charAt(i) == '-')) {
                 i++;
             }
             int exponent = i;
-            while (i < text.length() && Character.isDigit(text.charAt(i))) {
+            while (i < end && isDigit(sql.charAt(i))) {
                 i++;
             }
             if (i == exponent) {
                 return false;
             }
         }
-        return digits > 0 && i == text.length();
+        return digits > 0 && i == end;
+    }
+
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
     }
 
     /** The name at token {@code at} (a word other than a clause keyword, or a quoted identifier), or null. */
