@@ -37,8 +37,7 @@ final class InsertScan {
 
     /** The split of the statement, or empty when it is not of the bulk-load shape. */
     Optional<InsertSplit> plan() {
-        String sql = tokens.sql();
-        if (sql.contains("/*!") || sql.contains("/*M!")) {
+        if (hasExecutableComment(tokens.sql())) {
             return Optional.empty();
         }
         int at = 0;
@@ -277,6 +276,16 @@ final class InsertScan {
             return null;
         }
         return tokens.text(at);
+    }
+
+    /** Whether {@code sql} has a {@code /*!} or {@code /*M!} comment (its text is SQL to the server); one pass over it. */
+    private static boolean hasExecutableComment(String sql) {
+        for (int slash = sql.indexOf('/'); slash >= 0; slash = sql.indexOf('/', slash + 1)) {
+            if (sql.startsWith("/*!", slash) || sql.startsWith("/*M!", slash)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private String text(int from, int to) {

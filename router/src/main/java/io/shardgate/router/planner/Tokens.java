@@ -34,7 +34,8 @@ final class Tokens {
 
     static Tokens of(String sql) {
         SqlLexer lexer = new SqlLexer(sql);
-        List<Token> tokens = new ArrayList<>();
+        // About one token per six characters (a multi-row INSERT's "(1,2,'abc')," included): no regrowth for long statements.
+        List<Token> tokens = new ArrayList<>(Math.max(16, sql.length() / 6));
         int depth = 0;
         int parameters = 0;
         for (TokenType type = lexer.next(); type != TokenType.END; type = lexer.next()) {

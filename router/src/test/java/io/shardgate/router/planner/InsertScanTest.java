@@ -127,6 +127,8 @@ class InsertScanTest {
                 "INSERT INTO sbtest1 VALUES (1, 2)",
                 "INSERT INTO sbtest1 (id, k) SELECT id, k FROM sbtest1",
                 "INSERT /*! IGNORE */ INTO sbtest1 (id, k) VALUES (1, 2)",
+                "INSERT /*M!100000 IGNORE */ INTO sbtest1 (id, k) VALUES (1, 2)",
+                "INSERT INTO sbtest1 (id, k) VALUES (1, 2) /*!, (3, 4) */",
                 "INSERT INTO customers (id, name) VALUES (0, 'drawn')",
                 "INSERT INTO customers (name) VALUES ('drawn')",
                 "INSERT INTO orders (id, customer_id) VALUES (NULL, 4)",
