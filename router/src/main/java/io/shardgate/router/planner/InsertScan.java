@@ -130,6 +130,10 @@ final class InsertScan {
                 break;
             }
             at++;
+            if (!tokens.isOperator(at, '(')) {
+                // A comma after the last row: not an INSERT the parser takes.
+                return Optional.empty();
+            }
         }
         if (end < 0 || at != tokens.size()) {
             return Optional.empty();
@@ -272,7 +276,8 @@ final class InsertScan {
             return tokens.text(at);
         }
         if (type != TokenType.WORD || tokens.isWord(at, "VALUES") || tokens.isWord(at, "VALUE") || tokens.isWord(at, "SET")
-                || tokens.isWord(at, "SELECT") || tokens.isWord(at, "PARTITION") || tokens.isWord(at, "INTO")) {
+                || tokens.isWord(at, "SELECT") || tokens.isWord(at, "PARTITION") || tokens.isWord(at, "INTO") || tokens.isWord(at, "IGNORE")
+                || tokens.isWord(at, "LOW_PRIORITY") || tokens.isWord(at, "DELAYED") || tokens.isWord(at, "HIGH_PRIORITY")) {
             return null;
         }
         return tokens.text(at);
