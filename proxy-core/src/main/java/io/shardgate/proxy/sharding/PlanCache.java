@@ -20,11 +20,12 @@ import static java.util.Objects.requireNonNull;
  * however full the cache, which matters when every statement is new (point selects sent as text,
  * one id each, miss every time). Concurrent misses may both insert: the map then briefly holds a
  * few more plans than slots, never more than one per thread. A statement longer than
- * {@link #MAX_CACHED_LENGTH} chars is planned every time and not kept: a multi-row INSERT is rarely
- * repeated word for word, and 4,096 of them with their plans would fill the heap.
+ * {@link #MAX_CACHED_LENGTH} chars with no {@code ?} is planned every time and not kept: a multi-row
+ * INSERT is rarely repeated word for word, and 4,096 of them with their plans would fill the heap (a
+ * long one with placeholders may be a prepared statement executed again and again: it is kept).
  */
 final class PlanCache {
-    /** Longer statements are not cached. */
+    /** Longer statements without a {@code ?} (multi-row INSERTs of a load, mostly) are planned each time, never kept. */
     static final int MAX_CACHED_LENGTH = 16 * 1024;
 
     private final Planner planner;
@@ -45,7 +46,9 @@ final class PlanCache {
 
     /** Every statement looks its plan up here: a lock-free read; a miss plans and evicts the oldest plan when full. */
     Plan plan(String sql, String schema) {
-        if (sql.length() > MAX_CACHED_LENGTH) {
+        if (sql.length() > MAX_CACHED_LENGTH && sql.indexOf('?') < 0) {
+            // A bulk load's statements are each sent once: caching them would keep megabytes of text and rows for nothing.
+            // (A long statement with placeholders may be a prepared one, executed again and again: it is cached.)
             return planner.plan(sql, schema == null || schema.isEmpty() ? null : schema);
         }
         Key key = new Key(schema == null ? "" : schema, sql);

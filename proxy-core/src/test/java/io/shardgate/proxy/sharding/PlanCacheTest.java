@@ -54,4 +54,15 @@ class PlanCacheTest {
         assertThat(plan.sql()).isEqualTo(insert.toString());
         assertThat(cache.size()).isZero();
     }
+
+    @Test
+    void aLongStatementWithPlaceholdersMayBePreparedAndIsKept() {
+        PlanCache cache = new PlanCache(planner, 8);
+        StringBuilder insert = new StringBuilder("INSERT INTO sbtest1 (id, c) VALUES (?, ?)");
+        while (insert.length() <= PlanCache.MAX_CACHED_LENGTH) {
+            insert.append(", (?, ?)");
+        }
+        assertThat(cache.plan(insert.toString(), "sbtest")).isSameAs(cache.plan(insert.toString(), "sbtest"));
+        assertThat(cache.size()).isEqualTo(1);
+    }
 }

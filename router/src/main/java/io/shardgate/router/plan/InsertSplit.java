@@ -89,7 +89,11 @@ public record InsertSplit(String target, String keyColumn, Vindex vindex, ShardR
             if (shardRows == null) {
                 continue;
             }
-            StringBuilder sql = new StringBuilder(prefix);
+            int length = prefix.length() + suffix.length();
+            for (BoundRow row : shardRows) {
+                length += row.text.length() + 2;
+            }
+            StringBuilder sql = new StringBuilder(length).append(prefix);
             List<SqlValue> values = new ArrayList<>();
             for (int i = 0; i < shardRows.size(); i++) {
                 sql.append(i == 0 ? "" : ", ").append(shardRows.get(i).text);
@@ -119,6 +123,10 @@ public record InsertSplit(String target, String keyColumn, Vindex vindex, ShardR
 
     /** {@code next[0]}: the next value of the statement's reserved range. */
     private BoundRow bind(InsertRow row, List<SqlValue> parameters, long[] next) {
+        if (row.text().isPresent()) {
+            // A row as the client wrote it: a literal key, nothing to bind or draw.
+            return new BoundRow(row.text().get(), List.of(), literalKey(row).orElseThrow(), 0);
+        }
         StringBuilder text = new StringBuilder("(");
         List<SqlValue> values = new ArrayList<>();
         SqlValue key = SqlValue.NULL;

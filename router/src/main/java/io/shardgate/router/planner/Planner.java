@@ -76,6 +76,14 @@ public final class Planner {
     }
 
     private PlanNode root(Tokens tokens, String currentSchema) {
+        if (tokens.isWord(0, "INSERT") || tokens.isWord(0, "REPLACE")) {
+            // A bulk load's many-row INSERT of literals is planned from its tokens: no parse of its 100 KB.
+            PlanContext context = new PlanContext(schema, new TableResolver(schema, currentSchema), tokens, Role.PRIMARY);
+            java.util.Optional<io.shardgate.router.plan.InsertSplit> split = new InsertScan(context).plan();
+            if (split.isPresent()) {
+                return split.get();
+            }
+        }
         Classification classification = classifier.classify(tokens.sql());
         if (classification.multiStatement()) {
             throw ErrorCode.UNSUPPORTED.exception("multi-statements in a sharded deployment");

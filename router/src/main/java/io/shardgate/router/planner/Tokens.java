@@ -34,7 +34,8 @@ final class Tokens {
 
     static Tokens of(String sql) {
         SqlLexer lexer = new SqlLexer(sql);
-        List<Token> tokens = new ArrayList<>();
+        // About one token per six characters (a multi-row INSERT's "(1,2,'abc')," included): no regrowth for long statements.
+        List<Token> tokens = new ArrayList<>(Math.max(16, sql.length() / 6));
         int depth = 0;
         int parameters = 0;
         for (TokenType type = lexer.next(); type != TokenType.END; type = lexer.next()) {
@@ -96,13 +97,33 @@ final class Tokens {
 
     /** The text of {@code [start, end)} with the parameters of its {@code ?}. */
     Fragment fragment(int start, int end) {
+        if (parameterCount == 0) {
+            return new Fragment(sql.substring(start, end), List.of());
+        }
         List<ValueSource> parameters = new ArrayList<>();
-        for (Token t : tokens) {
-            if (t.parameter() >= 0 && t.start() >= start && t.end() <= end) {
+        // Only the tokens inside the range: a scan of every token per fragment made a multi-row INSERT quadratic.
+        for (int i = firstStartingAt(start); i < tokens.size() && tokens.get(i).start() < end; i++) {
+            Token t = tokens.get(i);
+            if (t.parameter() >= 0 && t.end() <= end) {
                 parameters.add(new ValueSource.Parameter(t.parameter()));
             }
         }
         return new Fragment(sql.substring(start, end), parameters);
+    }
+
+    /** The index of the first token starting at or after {@code offset} (tokens are in text order). */
+    private int firstStartingAt(int offset) {
+        int low = 0;
+        int high = tokens.size();
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            if (tokens.get(mid).start() < offset) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        return low;
     }
 
     /** A piece of SQL text and what its {@code ?} are bound to. */
