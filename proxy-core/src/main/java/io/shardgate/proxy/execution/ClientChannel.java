@@ -6,6 +6,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.shardgate.proxy.backend.BackendConnection;
 import io.shardgate.proxy.protocol.MySqlPacket;
+import io.shardgate.proxy.protocol.PacketEncoder;
 
 import java.util.concurrent.TimeUnit;
 
@@ -16,10 +17,14 @@ import java.util.concurrent.TimeUnit;
  * relay on an event loop stops its backend connection's reads ({@link #pauseWhileFull}).
  */
 public final class ClientChannel {
+    /** The size of the buffer small relayed packets are gathered in. */
+    static final int BATCH = 8192;
     private final Channel channel;
     private final long capabilities;
     private final Object writable = new Object();
     private int sequence = 1;
+    /** Small relayed packets gathered for one write ({@link #relay}); null: none. Only the thread relaying touches it. */
+    private ByteBuf batch;
     private Runnable onWritable;
     /** The backend connection {@link #onWritable} resumes, when it is a {@link #pauseWhileFull} of one. */
     private BackendConnection pausedSource;
@@ -48,6 +53,7 @@ public final class ClientChannel {
     }
 
     public void write(ByteBuf payload) {
+        drain();
         channel.write(new MySqlPacket(sequence++ & 0xFF, payload), channel.voidPromise());
         if (!channel.isWritable()) {
             channel.flush();
@@ -55,10 +61,42 @@ public final class ClientChannel {
         }
     }
 
-    /** Writes a backend's packet as it is, sequence id included (a byte-for-byte relay); the response continues after it. */
+    /**
+     * Writes a backend's packet as it is, sequence id included (a byte-for-byte relay); the response
+     * continues after it. Small packets (an OK, column definitions, rows: most of a response) are
+     * copied, header and all, one after another into one buffer that goes out as a single write at
+     * the next {@link #flush} or {@link #drain}, or when full: one buffer and one send per response
+     * where a packet each would cost a buffer, an outbound entry and an iovec each.
+     */
     public void relay(MySqlPacket packet) {
         sequence = packet.sequenceId() + 1;
-        channel.write(packet, channel.voidPromise());
+        ByteBuf payload = packet.payload();
+        int length = payload.readableBytes();
+        if (length >= PacketEncoder.COPY_LIMIT) {
+            drain();
+            channel.write(packet, channel.voidPromise());
+            return;
+        }
+        try {
+            if (batch != null && batch.writableBytes() < 4 + length) {
+                drain();
+            }
+            if (batch == null) {
+                batch = channel.alloc().ioBuffer(BATCH);
+            }
+            batch.writeMediumLE(length).writeByte(packet.sequenceId()).writeBytes(payload, payload.readerIndex(), length);
+        } finally {
+            packet.release();
+        }
+    }
+
+    /** Writes (without flushing) what {@link #relay} has gathered; anything else written to the client goes after it. */
+    public void drain() {
+        ByteBuf gathered = batch;
+        if (gathered != null) {
+            batch = null;
+            channel.write(gathered, channel.voidPromise());
+        }
     }
 
     /**
@@ -87,6 +125,7 @@ public final class ClientChannel {
      * caller checks {@link #isWritable()} and pauses its source until {@link #onWritable} fires.
      */
     public void send(ByteBuf payload) {
+        drain();
         channel.write(new MySqlPacket(sequence++ & 0xFF, payload), channel.voidPromise());
     }
 
@@ -131,6 +170,7 @@ public final class ClientChannel {
     }
 
     public void flush() {
+        drain();
         channel.flush();
     }
 

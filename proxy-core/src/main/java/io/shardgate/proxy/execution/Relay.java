@@ -185,6 +185,8 @@ public final class Relay implements ResponseSink {
     public void complete(int serverStatus, boolean failed) {
         // The connection reads again by itself at a response's end: a resume still waiting is not needed.
         out.cancelPause(connection);
+        // Whatever the session writes next (its end of the command, an ERR) goes after the response.
+        out.drain();
         if (shape != Shape.PASSTHROUGH) {
             out.flush();
         }
@@ -194,6 +196,7 @@ public final class Relay implements ResponseSink {
     @Override
     public void failed(Throwable cause) {
         out.cancelPause(connection);
+        out.drain();
         listener.failed(this, cause);
     }
 }

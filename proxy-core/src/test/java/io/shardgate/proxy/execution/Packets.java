@@ -68,6 +68,16 @@ final class Packets {
         List<String> out = new ArrayList<>();
         Object message;
         while ((message = client.readOutbound()) != null) {
+            if (message instanceof io.netty.buffer.ByteBuf wire) {
+                // Relayed packets gathered into one buffer (ClientChannel.relay): its frames, one by one.
+                while (wire.isReadable()) {
+                    int length = wire.readMediumLE();
+                    int sequence = wire.readUnsignedByte();
+                    out.add(sequence + ":" + ByteBufUtil.hexDump(wire.readSlice(length)));
+                }
+                wire.release();
+                continue;
+            }
             MySqlPacket packet = (MySqlPacket) message;
             out.add(packet.sequenceId() + ":" + ByteBufUtil.hexDump(packet.payload()));
             packet.release();
