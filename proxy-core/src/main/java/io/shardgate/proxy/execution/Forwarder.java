@@ -279,6 +279,8 @@ public final class Forwarder<R extends Forwarder.Request<R>> {
         private final R request;
         private final Response response;
         private final MySqlPacket retry;
+        /** Bytes relayed to the client so far, counted in the metrics at the response's end. */
+        private long bytesOut;
 
         Passthrough(R request, Response response, MySqlPacket retry) {
             this.request = request;
@@ -292,17 +294,26 @@ public final class Forwarder<R extends Forwarder.Request<R>> {
             if (sent.header() == ErrPacket.HEADER && sent.payload().readableBytes() >= 3 && request.command() != Command.STMT_FETCH) {
                 metrics.backendError(sent.payload().getUnsignedShortLE(sent.payload().readerIndex() + 1));
             }
-            metrics.bytesOut(sent.payload().readableBytes() + 4L);
+            // Counted per response, not per packet: the counter is shared by every event loop.
+            bytesOut += sent.payload().readableBytes() + 4L;
             return sent;
         }
 
         @Override
         public void completed(Relay relay, int status, boolean error) {
+            countBytesOut();
             int warnings = relay.connection().lastWarnings();
             if (loop.inEventLoop()) {
                 finish(relay, status, error, warnings);
             } else {
                 loop.execute(() -> finish(relay, status, error, warnings));
+            }
+        }
+
+        private void countBytesOut() {
+            if (bytesOut > 0) {
+                metrics.bytesOut(bytesOut);
+                bytesOut = 0;
             }
         }
 
@@ -333,6 +344,7 @@ public final class Forwarder<R extends Forwarder.Request<R>> {
 
         @Override
         public void failed(Relay relay, Throwable cause) {
+            countBytesOut();
             boolean started = relay.started();
             LOG.log(System.Logger.Level.WARNING, who + ": backend " + relay.connection().target() + " failed during "
                     + request.command() + (started ? " after part of the response was sent" : ""), cause);

@@ -103,7 +103,10 @@ public final class Relay implements ResponseSink {
 
     @Override
     public void packet(MySqlPacket packet) {
-        started = true;
+        if (!started) {
+            // Written once per response, not per packet (a volatile write is a fence).
+            started = true;
+        }
         if (shape == Shape.PASSTHROUGH) {
             out.relay(listener.relaying(this, packet));
         } else {
@@ -185,11 +188,9 @@ public final class Relay implements ResponseSink {
     public void complete(int serverStatus, boolean failed) {
         // The connection reads again by itself at a response's end: a resume still waiting is not needed.
         out.cancelPause(connection);
-        // Whatever the session writes next (its end of the command, an ERR) goes after the response.
-        out.drain();
-        if (shape != Shape.PASSTHROUGH) {
-            out.flush();
-        }
+        // The response goes to the client now, before the session's bookkeeping of it: that is off the
+        // client's wait (its next command cannot run before the bookkeeping, which runs on its loop).
+        out.flush();
         listener.completed(this, serverStatus, failed);
     }
 
