@@ -30,6 +30,14 @@ public final class StatementDigest {
     /** The default bound of a digest's text, in characters. */
     public static final int MAX_TEXT = 1024;
 
+    /**
+     * How much of a statement's text the digest reads, in characters: statements alike in their first
+     * 16 KiB share a digest (as with MySQL's {@code max_digest_length} and ProxySQL's
+     * {@code query_digests_max_query_length}); a bulk load's 200 KB INSERT is not lexed a second time
+     * whole just to be counted.
+     */
+    public static final int MAX_SCANNED = 16 * 1024;
+
     /** A digest: its hash and its normalized text. */
     public record Digest(long hash, String text) {
         public Digest {
@@ -88,7 +96,7 @@ public final class StatementDigest {
     private long run(CharSequence sql, boolean noBackslashEscapes, StringBuilder out, int bound) {
         begin(out, bound);
         SqlLexer lexer = new SqlLexer(sql, noBackslashEscapes);
-        for (TokenType type = lexer.next(); type != TokenType.END; type = lexer.next()) {
+        for (TokenType type = lexer.next(); type != TokenType.END && lexer.start() < MAX_SCANNED; type = lexer.next()) {
             accept(sql, type, lexer.start(), lexer.end());
         }
         return finish();
