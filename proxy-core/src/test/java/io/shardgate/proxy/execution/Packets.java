@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Hand-written server packets, and what a client channel received, for the execution tests. */
-final class Packets {
+public final class Packets {
     private Packets() {
     }
 
@@ -61,7 +61,7 @@ final class Packets {
      * Every packet the channel was sent so far, as "sequence:hex", released. Flushed first: a relay leaves the
      * final flush of a passthrough response to its caller, after the session's bookkeeping.
      */
-    static List<String> received(EmbeddedChannel client) {
+    public static List<String> received(EmbeddedChannel client) {
         if (client.isOpen()) {
             client.flushOutbound();
         }

@@ -1,9 +1,9 @@
 package io.shardgate.proxy.sharding;
 
+import io.shardgate.proxy.execution.Packets;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.shardgate.errors.ErrorCode;
@@ -178,26 +178,6 @@ class DirectRunTest {
 
     /** Every packet the channel was sent so far, as "sequence:hex", released. */
     private static List<String> received(EmbeddedChannel channel) {
-        if (channel.isOpen()) {
-            channel.flushOutbound();
-        }
-        List<String> out = new ArrayList<>();
-        Object message;
-        while ((message = channel.readOutbound()) != null) {
-            if (message instanceof io.netty.buffer.ByteBuf wire) {
-                // Relayed packets gathered into one buffer (ClientChannel.relay): its frames, one by one.
-                while (wire.isReadable()) {
-                    int length = wire.readMediumLE();
-                    int sequence = wire.readUnsignedByte();
-                    out.add(sequence + ":" + ByteBufUtil.hexDump(wire.readSlice(length)));
-                }
-                wire.release();
-                continue;
-            }
-            MySqlPacket packet = (MySqlPacket) message;
-            out.add(packet.sequenceId() + ":" + ByteBufUtil.hexDump(packet.payload()));
-            packet.release();
-        }
-        return out;
+        return Packets.received(channel);
     }
 }
