@@ -35,8 +35,10 @@ final class StmtExecuteExecutor implements CommandExecutor {
         DigestRecorder digests = scope.session().digests();
         if (digests.enabled()) {
             boolean noBackslashEscapes = scope.session().noBackslashEscapes();
-            long hash = statement.digestHash(noBackslashEscapes, () -> digests.hash(statement.sql(), noBackslashEscapes));
-            digests.start(statement.sql(), hash, noBackslashEscapes, scope.session().schema());
+            if (!statement.hasDigestHash(noBackslashEscapes)) {
+                statement.digestHash(noBackslashEscapes, digests.hash(statement.sql(), noBackslashEscapes));
+            }
+            digests.start(statement.sql(), statement.digestHash(), noBackslashEscapes, scope.session().schema());
         }
         if (StatementLookup.planned(scope, statement)) {
             try {

@@ -68,13 +68,19 @@ public final class ClientStatement {
         return key;
     }
 
-    /** The digest hash of the statement's text under {@code noBackslashEscapes}, made by {@code hash} once per mode. */
-    public long digestHash(boolean noBackslashEscapes, java.util.function.LongSupplier hash) {
-        int mode = noBackslashEscapes ? 1 : 0;
-        if (digestMode != mode) {
-            digestHash = hash.getAsLong();
-            digestMode = mode;
-        }
+    /** Whether {@link #digestHash()} holds the digest hash of the statement's text under {@code noBackslashEscapes}. */
+    public boolean hasDigestHash(boolean noBackslashEscapes) {
+        return digestMode == (noBackslashEscapes ? 1 : 0);
+    }
+
+    /** The digest hash kept by {@link #digestHash(boolean, long)}. */
+    public long digestHash() {
         return digestHash;
+    }
+
+    /** Keeps the digest hash of the statement's text under {@code noBackslashEscapes}: made once, not per execution. */
+    public void digestHash(boolean noBackslashEscapes, long hash) {
+        digestHash = hash;
+        digestMode = noBackslashEscapes ? 1 : 0;
     }
 }
