@@ -1,5 +1,6 @@
 package io.shardgate.tools.bench;
 
+import io.shardgate.replication.topology.Node;
 import io.shardgate.replication.topology.Topology;
 
 import java.io.IOException;
@@ -85,6 +86,24 @@ public final class BenchCommand {
                 limits: { backend_connect_timeout_ms: 30000 }
                 """.formatted(topology.accounts().user(), topology.accounts().password(), topology.accounts().user(),
                 topology.accounts().password());
+    }
+
+    /** A bench proxy's config ({@code head}: {@link #proxyYaml}) with {@code server} as its one, unsharded shard. */
+    static String oneShardYaml(String head, Node server) {
+        return head + "shards: [ { name: one, primary: \"" + server.address() + "\" } ]\n";
+    }
+
+    /** A bench proxy's config with {@code schema.table} sharded by {@code id} (hash) over {@code s0} (-80) and {@code s1} (80-). */
+    static String twoShardsYaml(String head, Node s0, Node s1, String schema, String table) {
+        return head + """
+                shards:
+                  - { name: s0, primary: "%s", key_range: "-80" }
+                  - { name: s1, primary: "%s", key_range: "80-" }
+                schemas:
+                  - name: %s
+                    tables:
+                      %s: { shard_key: id, vindex: hash }
+                """.formatted(s0.address(), s1.address(), schema, table);
     }
 
     static List<String> timed(int seconds) {

@@ -93,16 +93,8 @@ final class LoadBench {
                 node.execute("CREATE DATABASE " + SCHEMA, CREATE_TABLE);
             }
             String head = BenchCommand.proxyYaml(topology);
-            String single = head + "shards: [ { name: one, primary: \"" + one.address() + "\" } ]\n";
-            String sharded = head + """
-                    shards:
-                      - { name: s0, primary: "%s", key_range: "-80" }
-                      - { name: s1, primary: "%s", key_range: "80-" }
-                    schemas:
-                      - name: %s
-                        tables:
-                          load1: { shard_key: id, vindex: hash }
-                    """.formatted(s0.address(), s1.address(), SCHEMA);
+            String single = BenchCommand.oneShardYaml(head, one);
+            String sharded = BenchCommand.twoShardsYaml(head, s0, s1, SCHEMA, "load1");
             try (HaproxyRelay haproxy = HaproxyRelay.start(one.address());
                  ShardgateProxy oneShard = ShardgateProxy.start(new ConfigLoader().parse(single));
                  ShardgateProxy twoShards = ShardgateProxy.start(new ConfigLoader().parse(sharded))) {

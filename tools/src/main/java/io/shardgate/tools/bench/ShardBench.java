@@ -45,16 +45,9 @@ final class ShardBench {
             }
             Node one = topology.shard("one").primary();
             String head = BenchCommand.proxyYaml(topology);
-            String single = head + "shards: [ { name: one, primary: \"" + one.address() + "\" } ]\n";
-            String sharded = head + """
-                    shards:
-                      - { name: s0, primary: "%s", key_range: "-80" }
-                      - { name: s1, primary: "%s", key_range: "80-" }
-                    schemas:
-                      - name: sbtest
-                        tables:
-                          sbtest1: { shard_key: id, vindex: hash }
-                    """.formatted(topology.shard("s0").primary().address(), topology.shard("s1").primary().address());
+            String single = BenchCommand.oneShardYaml(head, one);
+            String sharded = BenchCommand.twoShardsYaml(head, topology.shard("s0").primary(), topology.shard("s1").primary(),
+                    "sbtest", "sbtest1");
             BenchCommand.Sysbench direct = new BenchCommand.Sysbench(one.port(), user, password);
             direct.run("oltp_point_select", 4, List.of("--table-size=100000", "--auto-inc=off"), "prepare");
             try (HaproxyRelay haproxy = HaproxyRelay.start(one.address());
