@@ -151,6 +151,11 @@ public final class Planner {
         catch (ParserException e) {
             throw ErrorCode.UNSUPPORTED.exception("a statement it cannot parse in a sharded deployment (" + firstLine(e.getMessage()) + ")");
         }
+        catch (RuntimeException e) {
+            // Druid also fails on some malformed text with its own internal errors (a ClassCastException in
+            // MySqlExprParser.userNameRest, found by ShardedPacketFuzzIT): that is a statement it cannot parse, not ours.
+            throw ErrorCode.UNSUPPORTED.exception("a statement it cannot parse in a sharded deployment (" + e.getClass().getSimpleName() + ")");
+        }
         if (statements.size() != 1) {
             throw ErrorCode.UNSUPPORTED.exception(statements.isEmpty() ? "an empty statement" : "multi-statements in a sharded deployment");
         }

@@ -233,4 +233,13 @@ class PlanExecutionTest {
                     .isInstanceOfSatisfying(ShardgateException.class, e -> assertThat(e.errno()).isEqualTo(1235));
         }
     }
+
+    @Test
+    void textTheParserFailsOnInternallyIsRefusedNotAnInternalError() {
+        // Found by ShardedPacketFuzzIT: Druid casts a number before '@' to an identifier (ClassCastException).
+        for (String sql : List.of("SELECT 1@a FROM customers", "SELECT 1@'h' FROM customers", "SELECT 0x1@b")) {
+            assertThatThrownBy(() -> planner.plan(sql, "shop")).as(sql)
+                    .isInstanceOfSatisfying(ShardgateException.class, e -> assertThat(e.errno()).isEqualTo(1235));
+        }
+    }
 }
