@@ -26,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static java.util.Objects.requireNonNull;
 
@@ -45,6 +46,10 @@ public final class BackendConnector implements ConnectionOpener {
             | Capabilities.CLIENT_CONNECT_ATTRS | Capabilities.CLIENT_SESSION_TRACK;
     private static final PacketEncoder ENCODER = new PacketEncoder();
     private static final int UNKNOWN_DATABASE = 1049;
+    /** Attempts at connecting and logging in, in all, while the connect timeout lasts. */
+    static final int ATTEMPTS = 3;
+    /** The pause before attempt n + 1 is n times this. */
+    static final long RETRY_DELAY_MILLIS = 20;
 
     private final Transport transport;
     private final String user;
@@ -67,56 +72,90 @@ public final class BackendConnector implements ConnectionOpener {
     /**
      * Connects on {@code loop} and logs in. {@code shapingCapabilities} are the client's
      * response-shaping flags; {@code schema} may be empty.
+     *
+     * <p>A connection that fails before the server has answered the login (refused, reset, closed
+     * or broken during the handshake) is tried again, up to {@link #ATTEMPTS} times in all and within
+     * the one connect timeout: a server busy accepting a burst of connections drops some, and a
+     * client should not pay for that. What the server answered (a refused login, an unknown
+     * database, a wrong plugin) is final.
      */
     @Override
     public CompletableFuture<BackendConnection> connect(EventLoop loop, BackendTarget target, long shapingCapabilities,
                                                         String schema) {
         CompletableFuture<BackendConnection> result = new CompletableFuture<>();
+        attempt(loop, target, shapingCapabilities & Capabilities.RESPONSE_SHAPING, schema, result, 1,
+                System.nanoTime() + connectTimeout.toNanos());
+        return result;
+    }
+
+    private void attempt(EventLoop loop, BackendTarget target, long shaping, String schema,
+                         CompletableFuture<BackendConnection> result, int number, long deadline) {
+        Login login = new Login(target, shaping, schema);
         Bootstrap bootstrap = new Bootstrap()
                 .group(loop)
                 .channel(transport.socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) connectTimeout.toMillis())
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(1, remainingMillis(deadline)))
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
                         ch.pipeline().addLast("decoder", new PacketDecoder(MAX_BACKEND_PACKET));
                         ch.pipeline().addLast("encoder", ENCODER);
-                        ch.pipeline().addLast("login", new Login(target, shapingCapabilities & Capabilities.RESPONSE_SHAPING,
-                                schema, result));
+                        ch.pipeline().addLast("login", login);
                     }
                 });
         ChannelFuture connecting = bootstrap.connect(target.address().host(), target.address().port());
         connecting.addListener(done -> {
             if (!done.isSuccess()) {
-                result.completeExceptionally(ErrorCode.BACKEND_UNAVAILABLE.exception(target.shard(), target.role(),
-                        target.address(), "cannot connect: " + done.cause().getMessage()));
+                login.transientFailure("cannot connect: " + done.cause().getMessage());
             }
         });
         loop.schedule(() -> {
-            if (!result.isDone()) {
+            if (!login.outcome.isDone()) {
                 connecting.channel().close();
-                result.completeExceptionally(ErrorCode.BACKEND_UNAVAILABLE.exception(target.shard(), target.role(),
-                        target.address(), "no login within " + connectTimeout.toMillis() + " ms"));
+                login.finalFailure("no login within " + connectTimeout.toMillis() + " ms");
             }
-        }, connectTimeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-        return result;
+        }, Math.max(1, remainingMillis(deadline)), TimeUnit.MILLISECONDS);
+        login.outcome.whenComplete((connection, error) -> {
+            if (error == null) {
+                if (!result.complete(connection)) {
+                    connection.close();
+                }
+            } else if (login.retryable && number < ATTEMPTS && remainingMillis(deadline) > RETRY_DELAY_MILLIS * number) {
+                LOG.log(System.Logger.Level.DEBUG, () -> "login to " + target + " failed (attempt " + number + "), trying again: "
+                        + error.getMessage());
+                loop.schedule(() -> attempt(loop, target, shaping, schema, result, number + 1, deadline),
+                        RETRY_DELAY_MILLIS * number, TimeUnit.MILLISECONDS);
+            } else {
+                if (login.retryable) {
+                    LOG.log(System.Logger.Level.WARNING, "login to " + target + " failed after " + number + " attempts: "
+                            + error.getMessage());
+                }
+                result.completeExceptionally(error);
+            }
+        });
+    }
+
+    private static long remainingMillis(long deadline) {
+        return TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
     }
 
     private final class Login extends SimpleChannelInboundHandler<MySqlPacket> {
         private final BackendTarget target;
         private final long shaping;
         private final String schema;
-        private final CompletableFuture<BackendConnection> result;
+        /** This attempt's outcome. */
+        private final CompletableFuture<BackendConnection> outcome = new CompletableFuture<>();
+        /** Whether the attempt failed before the server answered the login, so that another may succeed. */
+        private boolean retryable;
         private HandshakeV10 handshake;
         private long capabilities;
 
-        Login(BackendTarget target, long shaping, String schema, CompletableFuture<BackendConnection> result) {
+        Login(BackendTarget target, long shaping, String schema) {
             this.target = target;
             this.shaping = shaping;
             this.schema = schema;
-            this.result = result;
         }
 
         @Override
@@ -146,7 +185,7 @@ public final class BackendConnector implements ConnectionOpener {
                         if (error.errno() == UNKNOWN_DATABASE) {
                             // The client's own mistake: it gets the server's error as is.
                             ctx.close();
-                            result.completeExceptionally(new BackendErrorException(error));
+                            outcome.completeExceptionally(new BackendErrorException(error));
                         } else {
                             fail(ctx, "login failed: " + error.message());
                         }
@@ -174,9 +213,9 @@ public final class BackendConnector implements ConnectionOpener {
             connection.enableTracking().whenComplete((ok, error) -> {
                 if (error != null) {
                     connection.close();
-                    result.completeExceptionally(ErrorCode.BACKEND_UNAVAILABLE.exception(target.shard(), target.role(),
+                    outcome.completeExceptionally(ErrorCode.BACKEND_UNAVAILABLE.exception(target.shard(), target.role(),
                             target.address(), "cannot enable session tracking: " + error.getMessage()));
-                } else if (!result.complete(connection)) {
+                } else if (!outcome.complete(connection)) {
                     connection.close();
                 }
             });
@@ -184,21 +223,34 @@ public final class BackendConnector implements ConnectionOpener {
 
         private void fail(ChannelHandlerContext ctx, String why) {
             ctx.close();
-            result.completeExceptionally(ErrorCode.BACKEND_UNAVAILABLE.exception(target.shard(), target.role(),
+            finalFailure(why);
+        }
+
+        /** The server answered, or broke the protocol: another attempt would fare no better. */
+        void finalFailure(String why) {
+            outcome.completeExceptionally(ErrorCode.BACKEND_UNAVAILABLE.exception(target.shard(), target.role(),
                     target.address(), why));
+        }
+
+        /** The connection failed before the login was answered: another attempt may succeed. */
+        void transientFailure(String why) {
+            if (!outcome.isDone()) {
+                retryable = true;
+            }
+            finalFailure(why);
         }
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
-            result.completeExceptionally(ErrorCode.BACKEND_UNAVAILABLE.exception(target.shard(), target.role(),
-                    target.address(), "connection closed during login"));
+            transientFailure("connection closed during login");
         }
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             // The exception's class too: some (a closed channel's, say) carry no message at all.
-            LOG.log(System.Logger.Level.WARNING, "login to " + target + " failed", cause);
-            fail(ctx, String.valueOf(cause));
+            LOG.log(System.Logger.Level.DEBUG, () -> "login to " + target + " failed", cause);
+            ctx.close();
+            transientFailure(String.valueOf(cause));
         }
     }
 }
