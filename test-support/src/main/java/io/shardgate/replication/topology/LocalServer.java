@@ -89,7 +89,7 @@ final class LocalServer implements ServerProcess {
         }
         Process started = process;
         boolean ready = Poll.until(READY_TIMEOUT, () -> !started.isAlive()
-                || Jdbc.accepts(host(), port, accounts.user(), accounts.password()));
+                || Jdbc.servesDataDir(host(), port, accounts.user(), accounts.password(), dataDir));
         if (!started.isAlive()) {
             throw new TopologyException(node.name() + ": mariadbd exited with " + started.exitValue()
                     + " before accepting connections; error log " + errorLog + ":\n" + errorLogTail());

@@ -36,6 +36,7 @@ public final class LocalServerLauncher implements ServerLauncher {
     private final Path baseDir;
     private final boolean runAsRoot;
     private final List<LocalServer> servers = new CopyOnWriteArrayList<>();
+    private final java.util.Set<Integer> givenPorts = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private Path template;
 
     private LocalServerLauncher(Path mariadbd, Path installDb, Path baseDir) {
@@ -88,7 +89,7 @@ public final class LocalServerLauncher implements ServerLauncher {
         }
         TopologyException last = null;
         for (int attempt = 0; attempt < 3; attempt++) {
-            LocalServer server = new LocalServer(node, nodeDir, dataDir, freePort(), accounts, mariadbd, runAsRoot);
+            LocalServer server = new LocalServer(node, nodeDir, dataDir, unusedPort(), accounts, mariadbd, runAsRoot);
             try {
                 server.start();
                 servers.add(server);
@@ -211,6 +212,20 @@ public final class LocalServerLauncher implements ServerLauncher {
                 }
             }
         }
+    }
+
+    /**
+     * A free loopback port not yet given to a server of this launcher: nodes start in parallel, and
+     * two probes a moment apart may be offered the same port.
+     */
+    private int unusedPort() {
+        for (int i = 0; i < 20; i++) {
+            int port = freePort();
+            if (givenPorts.add(port)) {
+                return port;
+            }
+        }
+        throw new TopologyException("no unused loopback port found");
     }
 
     /** A free loopback port, never 3306 (the system MariaDB's). */
