@@ -191,30 +191,77 @@ final class ShopQueries {
                     .via(Client.MARIADB_PREPARED).rows(1));
 
     /**
-     * Runs each query on {@code expectedSide} (whose row count must be in the query's bounds) and on
+     * Runs each query through every JDBC client (MariaDB and MySQL Connector/J, text and binary
+     * protocol) on {@code expectedSide} (whose row count must be in the query's bounds) and on
      * {@code actualSide} through the same client; returns a description of each query answered
-     * differently or with an error.
+     * differently or with an error. A query's own client ({@link Query#via}) runs first.
      */
     static List<String> compare(List<Query> queries, Map<Client, Connection> expectedSide, Map<Client, Connection> actualSide)
             throws SQLException {
         List<String> failures = new ArrayList<>();
         for (Query query : queries) {
-            QueryResult expected = QueryResult.run(expectedSide.get(query.client()), query.sql(), query.parameters(),
-                    query.client().prepared());
-            assertThat(expected.rows().size()).as("the oracle's row count for %s", query)
-                    .isBetween(query.minRows(), query.maxRows());
-            try {
-                QueryResult actual = QueryResult.run(actualSide.get(query.client()), query.sql(), query.parameters(),
-                        query.client().prepared());
-                String difference = expected.differenceFrom(actual, query.ordered());
-                if (difference != null) {
-                    failures.add(query + "\n    " + difference);
+            List<Client> clients = new ArrayList<>(List.of(query.client()));
+            Arrays.stream(Client.values()).filter(c -> c != query.client()).forEach(clients::add);
+            for (Client client : clients) {
+                Query through = query.via(client);
+                QueryResult expected = QueryResult.run(expectedSide.get(client), query.sql(), query.parameters(),
+                        client.prepared());
+                assertThat(expected.rows().size()).as("the oracle's row count for %s", through)
+                        .isBetween(query.minRows(), query.maxRows());
+                try {
+                    QueryResult actual = QueryResult.run(actualSide.get(client), query.sql(), query.parameters(),
+                            client.prepared());
+                    String difference = expected.differenceFrom(actual, query.ordered());
+                    if (difference != null) {
+                        failures.add(through + "\n    " + difference);
+                    }
+                }
+                catch (SQLException e) {
+                    failures.add(through + "\n    ERR " + e.getErrorCode() + " (" + e.getSQLState() + "): " + e.getMessage());
                 }
             }
-            catch (SQLException e) {
-                failures.add(query + "\n    ERR " + e.getErrorCode() + " (" + e.getSQLState() + "): " + e.getMessage());
+        }
+        return failures;
+    }
+
+    /** Where PyMySQL connects: host, port, account and database. */
+    record Side(String host, int port, String user, String password, String database) {
+    }
+
+    /**
+     * The same comparison through PyMySQL (/usr/bin/python3, text protocol, parameters quoted by the
+     * client): the cursor description and the rows. Returns the differences and errors, as
+     * {@link #compare} does.
+     */
+    static List<String> comparePyMySql(List<Query> queries, Side expected, Side actual) throws Exception {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        List<Map<String, Object>> specs = new ArrayList<>();
+        for (Query query : queries) {
+            List<Object> parameters = new ArrayList<>();
+            for (Object value : query.parameters()) {
+                parameters.add(value instanceof Number && !(value instanceof BigDecimal) || value == null ? value
+                        : value instanceof LocalDateTime time ? time.toString().replace('T', ' ') : value.toString());
+            }
+            specs.add(Map.of("sql", query.sql(), "parameters", parameters, "ordered", query.ordered()));
+        }
+        Map<String, Object> spec = Map.of("expected", expected, "actual", actual, "queries", specs);
+        java.nio.file.Path script = java.nio.file.Path.of(ShopQueries.class.getResource("/shop_queries.py").toURI());
+        Cli.Result result = Cli.run(List.of("/usr/bin/python3", script.toString()), json.writeValueAsString(spec), 600);
+        assertThat(result.status()).as("PyMySQL run: %s", result.stderr()).isZero();
+        List<String> failures = new ArrayList<>();
+        boolean done = false;
+        for (String line : result.stdout().split("\n")) {
+            if (line.isBlank()) {
+                continue;
+            }
+            com.fasterxml.jackson.databind.JsonNode node = json.readTree(line);
+            if (node.has("done")) {
+                done = node.get("done").asInt() == queries.size();
+            } else {
+                failures.add("[PYMYSQL] " + node.get("sql").asText() + "\n    " + node.get("difference").asText());
             }
         }
+        assertThat(done).as("PyMySQL ran every query: %s", result.stdout()).isTrue();
         return failures;
     }
 }
