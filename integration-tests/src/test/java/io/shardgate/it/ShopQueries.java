@@ -184,6 +184,59 @@ final class ShopQueries {
             Query.ordered("SELECT k, v FROM settings ORDER BY k").rows(ShopData.SETTINGS.size()),
             Query.ordered("SELECT v FROM settings WHERE k = ?").via(Client.MARIADB_PREPARED).with("vat").rows(1),
             Query.unordered("SELECT * FROM settings").via(Client.MYSQL_TEXT).rows(ShopData.SETTINGS.size()),
+            // expressions and functions in the select list, predicates of every kind
+            Query.ordered("SELECT id, UPPER(name), LENGTH(name), CONCAT(country, '-', id) FROM customers WHERE id BETWEEN 500 AND 520"
+                    + " ORDER BY id").rows(21),
+            Query.ordered("SELECT id, amount * 2 AS doubled, amount + 0.5, ROUND(amount, 0) FROM orders WHERE customer_id = 99 ORDER BY id"),
+            Query.ordered("SELECT id, CASE WHEN amount > 250 THEN 'big' ELSE 'small' END AS size FROM orders"
+                    + " WHERE customer_id IN (5, 6) ORDER BY id"),
+            Query.ordered("SELECT id, COALESCE(country, '??') FROM customers WHERE id < 60 ORDER BY id").rows(59),
+            Query.ordered("SELECT id, YEAR(created), MONTH(created), DATE_FORMAT(created, '%Y/%m') FROM customers"
+                    + " WHERE id BETWEEN 1 AND 30 ORDER BY id").rows(30),
+            Query.ordered("SELECT id, name FROM customers WHERE name LIKE 'Bob%' ORDER BY id"),
+            Query.ordered("SELECT id, name FROM customers WHERE name LIKE '%ü%' ORDER BY id"),
+            Query.unordered("SELECT id FROM customers WHERE country IN ('DE', 'FR') AND created > '2022-01-01'"),
+            Query.ordered("SELECT id, status FROM orders WHERE customer_id = 42 AND (status = 'paid' OR amount < 100) ORDER BY id")
+                    .rows(0, 100),
+            Query.ordered("SELECT id FROM customers WHERE country IS NOT NULL AND id NOT IN (1, 2, 3) ORDER BY id LIMIT 5").rows(5),
+            Query.ordered("SELECT * FROM orders WHERE customer_id = ? ORDER BY id").via(Client.MARIADB_PREPARED).with(77L),
+            Query.ordered("SELECT * FROM customers WHERE id = ? OR id = ? ORDER BY id").via(Client.MYSQL_PREPARED).with(10L, 20L).rows(2),
+            Query.ordered("SELECT id, placed, amount, status FROM orders WHERE customer_id = 1500 AND id > ? ORDER BY id")
+                    .via(Client.MARIADB_PREPARED).with(0L),
+            // more aggregates and groups
+            Query.ordered("SELECT COUNT(*) FROM orders WHERE amount BETWEEN 100 AND 200").rows(1),
+            Query.ordered("SELECT SUM(amount) AS total FROM orders WHERE placed >= '2023-01-01'").rows(1),
+            Query.unordered("SELECT status, MAX(amount), MIN(amount) FROM orders GROUP BY status").rows(5),
+            Query.ordered("SELECT country, COUNT(*) AS n FROM customers GROUP BY country ORDER BY n DESC, country").rows(9),
+            Query.ordered("SELECT customer_id, COUNT(*) FROM orders WHERE customer_id IN (1, 2, 3) GROUP BY customer_id"
+                    + " ORDER BY customer_id").rows(1, 3),
+            Query.ordered("SELECT status, COUNT(*), SUM(amount) FROM orders WHERE customer_id = 500 GROUP BY status ORDER BY status")
+                    .rows(1, 5),
+            // more ORDER BY ... LIMIT
+            Query.ordered("SELECT id, amount FROM orders WHERE status = 'paid' ORDER BY amount, id LIMIT 3").rows(3),
+            Query.ordered("SELECT id FROM customers ORDER BY id DESC LIMIT 1").rows(1),
+            Query.ordered("SELECT id, name FROM customers ORDER BY name DESC, id LIMIT 7 OFFSET 1993").rows(7),
+            Query.ordered("SELECT id, placed FROM orders WHERE customer_id BETWEEN 10 AND 20 ORDER BY placed DESC, id LIMIT 30").rows(30),
+            // UNION
+            Query.unordered("SELECT id FROM customers WHERE id < 10 UNION ALL SELECT customer_id FROM orders WHERE customer_id < 4"),
+            Query.ordered("SELECT code FROM countries UNION SELECT code FROM countries ORDER BY code").rows(ShopData.COUNTRIES.size()),
+            // more co-located joins and subqueries
+            Query.ordered("SELECT c.id, c.name, SUM(o.amount) FROM customers c JOIN orders o ON o.customer_id = c.id"
+                    + " WHERE c.id IN (3, 4, 5) GROUP BY c.id, c.name ORDER BY c.id").rows(1, 3),
+            Query.ordered("SELECT o.id FROM orders o WHERE EXISTS (SELECT 1 FROM customers c WHERE c.id = o.customer_id"
+                    + " AND c.country = 'DE') AND o.amount > 490 ORDER BY o.id"),
+            Query.ordered("SELECT c.id, o.id FROM customers c LEFT JOIN orders o ON o.customer_id = c.id WHERE c.id BETWEEN 1 AND 40"
+                    + " ORDER BY c.id, o.id"),
+            Query.ordered("SELECT name FROM customers WHERE id IN (SELECT customer_id FROM orders WHERE customer_id = 9) ORDER BY name"),
+            Query.ordered("SELECT c.id, o.id, o.amount FROM customers c, orders o WHERE o.customer_id = c.id AND c.id = ? ORDER BY o.id")
+                    .via(Client.MYSQL_PREPARED).with(1234L),
+            // reference and unsharded tables, no table at all
+            Query.ordered("SELECT COUNT(*) FROM countries").rows(1),
+            Query.ordered("SELECT co.code, co.name FROM countries co WHERE co.name LIKE '%a%' ORDER BY co.code"),
+            Query.ordered("SELECT k, LENGTH(v) FROM settings ORDER BY k").rows(ShopData.SETTINGS.size()),
+            Query.ordered("SELECT 1 + 1, 'x', NULL, 3.14").rows(1),
+            Query.ordered("SELECT code, name FROM countries WHERE code IN (?, ?) ORDER BY code").via(Client.MARIADB_PREPARED)
+                    .with("DE", "FR").rows(2),
             // labels and types
             Query.ordered("SELECT id AS customer_number, name AS `full name`, created AS since FROM customers"
                     + " WHERE id IN (3, 4) ORDER BY customer_number").rows(2),
