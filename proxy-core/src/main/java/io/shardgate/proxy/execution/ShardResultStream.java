@@ -289,6 +289,11 @@ public final class ShardResultStream implements RowStream, ResponseSink {
         return complete;
     }
 
+    /** Whether its reader closed it: what is left of the response is drained, for no one. */
+    public synchronized boolean isClosed() {
+        return closed;
+    }
+
     private void handBackIfDone() {
         synchronized (this) {
             if (!complete || handedBack || !(closed || error != null)) {

@@ -119,7 +119,13 @@ final class ShardTransaction {
             written.add(shard);
         }
         CompletableFuture<BackendConnection> branch = branches.get(shard);
-        ShardResultStream previous = branchStreams.put(shard, stream);
+        ShardResultStream previous = branchStreams.get(shard);
+        // A statement refused here never runs: the branch's last stream stays the one to wait for.
+        if (branch != null && previous != null && ofStatement.contains(previous) && !previous.isComplete() && !previous.isClosed()) {
+            return CompletableFuture.failedFuture(ErrorCode.UNSUPPORTED.exception(
+                    "two statements on shard " + shard + " at once inside a transaction (a UNION or subquery over one sharded table)"));
+        }
+        branchStreams.put(shard, stream);
         if (branch == null) {
             XaTransactions.Global xa = global;
             String start = readOnly ? "START TRANSACTION READ ONLY" : "START TRANSACTION";
@@ -138,10 +144,7 @@ final class ShardTransaction {
             branches.put(shard, branch);
             return branch;
         }
-        if (previous != null && ofStatement.contains(previous) && !previous.isComplete()) {
-            return CompletableFuture.failedFuture(ErrorCode.UNSUPPORTED.exception(
-                    "two statements on shard " + shard + " at once inside a transaction (a UNION or subquery over one sharded table)"));
-        }
+        // The previous statement's response (read to its end, or closed by its reader and draining) ends first.
         CompletableFuture<Void> idle = previous == null ? CompletableFuture.completedFuture(null)
                 : CompletableFuture.runAsync(previous::awaitComplete, deployment.workers());
         return branch.thenCombine(idle, (connection, ok) -> connection).thenCompose(sync);
