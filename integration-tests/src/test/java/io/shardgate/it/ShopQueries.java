@@ -237,6 +237,18 @@ final class ShopQueries {
             Query.ordered("SELECT 1 + 1, 'x', NULL, 3.14").rows(1),
             Query.ordered("SELECT code, name FROM countries WHERE code IN (?, ?) ORDER BY code").via(Client.MARIADB_PREPARED)
                     .with("DE", "FR").rows(2),
+            // subqueries over other shards that do not reference their statement (run first)
+            Query.ordered("SELECT name FROM customers WHERE id = (SELECT MAX(customer_id) FROM orders)").rows(1),
+            Query.ordered("SELECT COUNT(*) FROM orders WHERE amount > (SELECT AVG(amount) FROM orders)").rows(1),
+            Query.ordered("SELECT id, name FROM customers WHERE country IN (SELECT country FROM customers WHERE id = 5) AND id < 200"
+                    + " ORDER BY id"),
+            Query.ordered("SELECT COUNT(*) FROM customers WHERE country NOT IN (SELECT country FROM customers WHERE id < 0)").rows(1),
+            Query.ordered("SELECT COUNT(*) FROM customers WHERE EXISTS (SELECT 1 FROM orders WHERE amount > 499.9)").rows(1),
+            Query.ordered("SELECT id FROM customers WHERE id IN (SELECT id FROM orders WHERE amount > 499.5) ORDER BY id"),
+            Query.ordered("SELECT c.name FROM customers c WHERE c.id IN (SELECT o.id FROM orders o WHERE o.status = 'returned'"
+                    + " AND o.amount > 495) ORDER BY c.name, c.id"),
+            Query.ordered("SELECT id, amount FROM orders WHERE customer_id = ? AND amount >= (SELECT MAX(amount) FROM orders"
+                    + " WHERE status = ?) - 50 ORDER BY id").via(Client.MARIADB_PREPARED).with(42L, "paid").rows(0, 100),
             // labels and types
             Query.ordered("SELECT id AS customer_number, name AS `full name`, created AS since FROM customers"
                     + " WHERE id IN (3, 4) ORDER BY customer_number").rows(2),

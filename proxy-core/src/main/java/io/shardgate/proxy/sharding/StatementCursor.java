@@ -42,6 +42,8 @@ final class StatementCursor implements ShardCursor, DirectRun.Connections {
     private final StatementRequest request;
     private final SessionBinding binding;
     private final List<ShardResultStream> streams = new ArrayList<>();
+    /** Results of subqueries run before the statement: their columns are not the statement's. */
+    private final Set<RowStream> subqueryResults = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     /** DDL results whose OK counted warnings: their connections wait for {@link #takeWarnings()}. */
     private final List<ShardResultStream> warned = new ArrayList<>();
 
@@ -190,9 +192,22 @@ final class StatementCursor implements ShardCursor, DirectRun.Connections {
         return value == null ? "" : new String(value, StandardCharsets.UTF_8);
     }
 
-    /** The column definitions of the first shard result that has columns. */
+    /** Runs a subquery's statements: like {@link #execute}, but their results are not the statement's ({@link #firstColumns()}). */
+    @Override
+    public ShardCursor forSubquery() {
+        return statement -> {
+            RowStream stream = execute(statement);
+            subqueryResults.add(stream);
+            return stream;
+        };
+    }
+
+    /** The column definitions of the first shard result that has columns (a subquery's result aside). */
     List<ColumnDefinition> firstColumns() {
         for (ShardResultStream stream : streams) {
+            if (subqueryResults.contains(stream)) {
+                continue;
+            }
             List<ColumnDefinition> definitions = stream.definitions();
             if (!definitions.isEmpty()) {
                 return definitions;

@@ -9,4 +9,12 @@ public interface ShardCursor {
 
     /** Starts {@code statement} on its shard; rows (or a write's completion) come from the stream. */
     RowStream execute(ShardStatement statement);
+
+    /**
+     * The cursor for a subquery the plan runs before its statement: its results feed the statement's
+     * text and never reach the client, so their columns do not describe the statement's result.
+     */
+    default ShardCursor forSubquery() {
+        return this;
+    }
 }

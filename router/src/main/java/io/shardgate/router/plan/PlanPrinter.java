@@ -157,6 +157,30 @@ public final class PlanPrinter implements PlanVisitor<List<String>> {
         return out;
     }
 
+    @Override
+    public List<String> visit(SubqueryPullout node) {
+        StringBuilder statement = new StringBuilder(node.pieces().get(0).text());
+        for (int i = 0; i < node.subqueries().size(); i++) {
+            SubqueryPullout.Use use = node.subqueries().get(i).use();
+            statement.append(use == SubqueryPullout.Use.IN ? "(<values of subquery " + i + ">)"
+                    : use == SubqueryPullout.Use.SCALAR ? "(<value of subquery " + i + ">)" : "<subquery " + i + " has rows>");
+            statement.append(node.pieces().get(i + 1).text());
+        }
+        List<String> out = new ArrayList<>();
+        out.add("SubqueryPullout (each subquery first, then the statement with its result, planned then)");
+        out.add(INDENT + "statement: " + statement);
+        for (int i = 0; i < node.subqueries().size(); i++) {
+            SubqueryPullout.Subquery subquery = node.subqueries().get(i);
+            String binds = subquery.parameters().isEmpty() ? ""
+                    : ", its ? bound to " + subquery.parameters().stream().map(ValueSource::describe).toList();
+            out.add(INDENT + "subquery " + i + " (" + subquery.use() + binds + "): " + subquery.text());
+            for (String child : subquery.plan().accept(this)) {
+                out.add(INDENT + INDENT + child);
+            }
+        }
+        return out;
+    }
+
     private static String keys(List<SortKey> keys) {
         return keys.toString();
     }

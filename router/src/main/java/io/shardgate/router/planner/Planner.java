@@ -97,7 +97,16 @@ public final class Planner {
         SQLStatement statement = parse(tokens.sql());
         PlanContext context = new PlanContext(schema, new TableResolver(schema, currentSchema), tokens, role);
         if (statement instanceof SQLSelectStatement select) {
-            return new SelectPlanner(context).plan(select);
+            try {
+                return new SelectPlanner(context).plan(select);
+            }
+            catch (io.shardgate.errors.ShardgateException e) {
+                if (e.code() != ErrorCode.UNSUPPORTED) {
+                    throw e;
+                }
+                // Subqueries over other shards' rows that do not reference the statement can run first.
+                return new SubqueryPullouts(this, tokens, currentSchema).plan().map(PlanNode.class::cast).orElseThrow(() -> e);
+            }
         }
         if (statement instanceof MySqlInsertStatement || statement instanceof SQLReplaceStatement) {
             return new InsertPlanner(context).plan(statement);
