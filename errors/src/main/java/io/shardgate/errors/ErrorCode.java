@@ -97,8 +97,6 @@ public enum ErrorCode {
             "An inserted row with a NULL shard key."),
     NO_DATABASE_SELECTED(1046, "3D000", "No database selected",
             "An unqualified table name while the session has no current schema."),
-    UNKNOWN_TABLE(1146, "42S02", "Table '%s.%s' doesn't exist in the sharding schema",
-            "A table of a sharded schema that the sharding schema does not list."),
     SCALAR_SUBQUERY_ROWS(1242, "21000", "Subquery returns more than 1 row",
             "A scalar subquery that Shardgate ran first, on other shards than its statement, returned several rows."),
     OPERAND_COLUMNS(1241, "21000", "Operand should contain %d column(s)",

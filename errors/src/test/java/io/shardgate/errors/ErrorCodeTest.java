@@ -32,12 +32,12 @@ class ErrorCodeTest {
 
     @Test
     void anExceptionCarriesItsCodeAndFilledTemplate() {
-        ShardgateException e = ErrorCode.UNKNOWN_TABLE.exception("db", "t");
+        ShardgateException e = ErrorCode.UNKNOWN_PARTITION.exception("s9", "db.t");
 
-        assertThat(e.code()).isEqualTo(ErrorCode.UNKNOWN_TABLE);
-        assertThat(e.errno()).isEqualTo(1146);
-        assertThat(e.sqlState()).isEqualTo("42S02");
-        assertThat(e).hasMessage("Table 'db.t' doesn't exist in the sharding schema");
+        assertThat(e.code()).isEqualTo(ErrorCode.UNKNOWN_PARTITION);
+        assertThat(e.errno()).isEqualTo(1735);
+        assertThat(e.sqlState()).isEqualTo("HY000");
+        assertThat(e).hasMessage("Unknown partition 's9' in table 'db.t'");
         assertThat(e.errorMessage()).isEqualTo(e.getMessage());
     }
 

@@ -39,7 +39,7 @@ class ErrorTranslatorTableTest {
     static Stream<Arguments> everyExceptionType() {
         return Stream.of(
                 row("catalog: a refused statement", ErrorCode.UNSUPPORTED.exception("x"), 1235, "42000", false),
-                row("catalog: a planning error", ErrorCode.UNKNOWN_TABLE.exception("db", "t"), 1146, "42S02", false),
+                row("catalog: a planning error", ErrorCode.NO_DATABASE_SELECTED.exception(), 1046, "3D000", false),
                 row("catalog: a lost backend", ErrorCode.BACKEND_LOST.exception("s0", "primary"), 1927, "HY000", false),
                 row("catalog: an unreachable backend", ErrorCode.BACKEND_UNAVAILABLE.exception("s0", "primary", "h:1", "refused")
                         .withCause(new ConnectException("refused")), 1429, "HY000", false),

@@ -19,6 +19,7 @@ import io.shardgate.router.plan.RouteVariant;
 import io.shardgate.router.plan.ShardSelection;
 import io.shardgate.router.plan.ShardSql;
 import io.shardgate.router.schema.SchemaRules;
+import io.shardgate.router.schema.TableRule;
 import io.shardgate.router.schema.UnshardedTable;
 
 import java.util.ArrayList;
@@ -81,7 +82,12 @@ final class DdlPlanner {
         if (rules.isEmpty()) {
             return Optional.of(context.schema().defaultShard());
         }
-        return rules.get().table(name).filter(t -> t instanceof UnshardedTable).map(t -> ((UnshardedTable) t).shard());
+        Optional<TableRule> rule = rules.get().table(name);
+        if (rule.isEmpty()) {
+            // A table the rules do not list is unsharded on the default shard (TableResolver): created there alone.
+            return Optional.of(context.schema().defaultShard());
+        }
+        return rule.filter(t -> t instanceof UnshardedTable).map(t -> ((UnshardedTable) t).shard());
     }
 
 

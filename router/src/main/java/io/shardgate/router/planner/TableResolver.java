@@ -3,14 +3,15 @@ package io.shardgate.router.planner;
 import io.shardgate.errors.ErrorCode;
 import io.shardgate.router.schema.SchemaRules;
 import io.shardgate.router.schema.ShardingSchema;
+import io.shardgate.router.schema.TableRule;
 import io.shardgate.router.schema.UnshardedTable;
 
 import java.util.Optional;
 
 /**
- * Finds where a table named in a statement lives. A table of a sharded schema must be in its
- * rules (ERR 1146 otherwise); any other schema, the system schemas included, is unsharded on the
- * first shard.
+ * Finds where a table named in a statement lives: as the rules of its sharded schema say, and a
+ * table they do not list, like every table of any other schema (the system schemas included), is
+ * unsharded on the first shard, where its DDL goes too.
  */
 final class TableResolver {
     private final ShardingSchema schema;
@@ -31,9 +32,9 @@ final class TableResolver {
         if (rules.isEmpty()) {
             return new PlacedTable(effective, name, new UnshardedTable(name, schema.defaultShard()), false);
         }
-        return rules.get().table(name)
-                .map(rule -> new PlacedTable(rules.get().name(), name, rule, true))
-                .orElseThrow(() -> ErrorCode.UNKNOWN_TABLE.exception(rules.get().name(), name));
+        // A table the rules do not list (an application's own, created through the proxy) lives whole on the default shard.
+        TableRule rule = rules.get().table(name).orElseGet(() -> new UnshardedTable(name, schema.defaultShard()));
+        return new PlacedTable(rules.get().name(), name, rule, true);
     }
 
     /** Whether {@code name} (or the current schema, when null) is a sharded schema. */
