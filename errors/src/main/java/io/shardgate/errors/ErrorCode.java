@@ -83,6 +83,11 @@ public enum ErrorCode {
     // Planning, binding and merging (router).
     UNSUPPORTED(1235, "42000", "Shardgate does not support %s",
             "A statement or command form that Shardgate refuses rather than risk a wrong result."),
+    UNPARSEABLE(1235, "42000", "Shardgate cannot plan this statement over sharded tables: its SQL parser does not read this form of %s: '%s'",
+            "In a sharded deployment, a statement Shardgate's SQL parser cannot read that is valid SQL: the first shard's primary"
+                    + " prepared it (COM_STMT_PREPARE, closed at once, never executed) without error, or answered that it does not"
+                    + " prepare such statements (1295). A statement the shard refuses gets the shard's own error instead, verbatim"
+                    + " (1064 for a syntax error). Names the statement's first word and quotes its start (up to 80 characters)."),
     SHARD_KEY_CHANGE(1235, "42000", "Shardgate does not support changing the shard key %s of a row: delete the row and insert it with the new key",
             "An UPDATE (or INSERT ... ON DUPLICATE KEY UPDATE) assigning the shard key column."),
     ROW_NOT_IN_PARTITION_SET(1748, "HY000", "Found a row not matching the given partition set",

@@ -86,7 +86,7 @@ public final class ShardedSession {
         try {
             source = ShardedPrepare.source(deployment.plan(request.sql(), request.schema()), deployment.schema());
         } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
+            return refused(e, request);
         }
         if (source.shard() == null) {
             return CompletableFuture.completedFuture(new ShardedPrepare.Metadata(source.parameters(), source.localColumns(), 0));
@@ -102,10 +102,23 @@ public final class ShardedSession {
         try {
             plan = deployment.plan(request.sql(), request.schema());
         } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
+            return refused(e, request);
         }
         CompletableFuture<StatementOutcome> direct = direct(plan, request, out, metrics);
         return direct != null ? direct : submit(() -> run(plan, request, out));
+    }
+
+    /**
+     * The planner's refusal of the request's statement; one its parser could not read is checked on the first
+     * shard's primary first, whose syntax error, if it finds one, is the answer instead ({@link SyntaxCheck}).
+     */
+    private <T> CompletableFuture<T> refused(RuntimeException planError, StatementRequest request) {
+        if (!SyntaxCheck.applies(planError)) {
+            return CompletableFuture.failedFuture(planError);
+        }
+        // A pooled primary connection even inside a transaction: preparing runs nothing and must not start a branch.
+        return SyntaxCheck.refusal(planError, cursor(request).bind(deployment.shard(deployment.schema().defaultShard()).primary()),
+                request.sql(), request.charset());
     }
 
     /**
