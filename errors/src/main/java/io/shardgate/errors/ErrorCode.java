@@ -61,6 +61,9 @@ public enum ErrorCode {
             "The session holds limits.max_prepared_statements prepared statements; close some first."),
     WRONG_VALUE_FOR_VARIABLE(1231, "42000", "Variable '%s' can't be set to the value of '%s'",
             "A Shardgate session variable got a value it cannot take (for example a malformed shardgate_causal_token)."),
+    SHARDGATE_SYNTAX(1064, "42000", "You have an error in your SQL syntax near '%s': Shardgate's own statements are %s; SHOW SHARDGATE HELP describes them",
+            "SHOW SHARDGATE followed by a word it does not take, or by more than that word; or EXPLAIN SHARDGATE without a"
+                    + " statement. MariaDB's syntax error number; the message lists the statements there are. The session stays usable."),
     NO_FRESH_REPLICA(1429, "HY000", "No replica of shard %s is within the read's freshness budget of %d ms",
             "routing.fallback is error and no replica's measured lag fits the read's budget (hint, session or routing.max_replica_lag_ms)."),
     // Transactions, sequences.

@@ -225,6 +225,43 @@ class CommandExecutorsTest {
     }
 
     @Test
+    void showShardgateHelpListsEveryStatementOnALineEach() {
+        query("show shardgate help;");
+        String help = drained();
+        assertThat(help).contains("statement").contains("description");
+        for (ShowShardgate show : ShowShardgate.values()) {
+            assertThat(help).contains(show.statement()).contains(show.description());
+        }
+        assertThat(help).contains("EXPLAIN SHARDGATE <statement>").doesNotContain("TODO", "pos ");
+        assertThat(runner.calls).isEmpty();
+    }
+
+    @Test
+    void anUnknownShowShardgateIsASyntaxErrorListingTheKnownOnes() {
+        query("SHOW SHARDGATE BACKEND");
+        ErrPacket error = expectError();
+        assertThat(error.errno()).isEqualTo(1064);
+        assertThat(error.sqlState()).isEqualTo("42000");
+        assertThat(error.message()).isEqualTo("You have an error in your SQL syntax near 'BACKEND': Shardgate's own statements are"
+                + " SHOW SHARDGATE BACKENDS, SHOW SHARDGATE QUERIES, SHOW SHARDGATE HELP, EXPLAIN SHARDGATE <statement>;"
+                + " SHOW SHARDGATE HELP describes them");
+        query("SHOW SHARDGATE");
+        assertThat(expectError().message()).startsWith("You have an error in your SQL syntax near '': ");
+        assertThat(runner.calls).as("never sent to a backend").isEmpty();
+    }
+
+    @Test
+    void explainShardgateWithoutShardedSchemasSaysSo() {
+        query("EXPLAIN SHARDGATE SELECT 1");
+        ErrPacket error = expectError();
+        assertThat(error.errno()).isEqualTo(1235);
+        assertThat(error.message()).contains("EXPLAIN SHARDGATE without a schemas section");
+        query("EXPLAIN SHARDGATE");
+        assertThat(expectError().errno()).isEqualTo(1064);
+        assertThat(runner.calls).isEmpty();
+    }
+
+    @Test
     void killOfAnUnknownConnectionIs1094() {
         query("KILL QUERY 4242");
         channel.runPendingTasks();
