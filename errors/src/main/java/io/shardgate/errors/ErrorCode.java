@@ -137,9 +137,10 @@ public enum ErrorCode {
             "Shard %1$s (%2$s) cannot use %3$s: its provider plugin is not loaded (available: %4$s)",
             "A page-compression algorithm whose provider_* plugin the shard's server has not loaded."),
     ENGINE_MISMATCH(1235, "42000", "Shard %1$s runs %2$s; %3$s would put the table in another engine: %4$s",
-            "An ENGINE= clause (the table's or a partition's) naming an engine Shardgate has no storage adapter"
-                    + " for, such as MEMORY, Aria or MyISAM. One naming an engine with an adapter (InnoDB, RocksDB) is"
-                    + " rewritten to the shard's engine instead."),
+            "An ENGINE= clause (the table's or a partition's) of a table in a sharded schema naming an engine Shardgate"
+                    + " has no storage adapter for, such as MEMORY, Aria or MyISAM. One naming an engine with an adapter"
+                    + " (InnoDB, RocksDB) is rewritten to the shard's engine instead. In a schema that is not sharded such a"
+                    + " statement passes as it is."),
     ALTER_ALGORITHM_UNAVAILABLE(1845, "0A000", "%3$s is not supported for this operation on shard %1$s (%2$s). Try %4$s",
             "The statement asks for an ALGORITHM or LOCK cheaper than the shard's engine allows for it."),
     BLOCKING_DDL(1846, "0A000",

@@ -60,7 +60,7 @@ final class QueryExecutor implements CommandExecutor {
         }
         Map<String, String> ddlStatements = Map.of();
         if (classification.statementClass() == StatementClass.WRITE) {
-            DdlGate.Outcome ddl = ddlGate.check(sql, session.allowBlockingDdl());
+            DdlGate.Outcome ddl = ddlGate.check(sql, session.allowBlockingDdl(), session.schema());
             if (ddl != null) {
                 ddlStatements = ddl.perShard();
             }

@@ -69,7 +69,7 @@ class CommandExecutorsTest {
         FrontendContext context = frontend.context();
         ServerFacts facts = new ServerFacts("10.11.6-MariaDB", Map.of("INNODB", "DEFAULT"), Map.of(),
                 Map.of("innodb_lock_wait_timeout", "50", "innodb_page_size", "16384"), Map.of(), Map.of());
-        DdlGate ddlGate = new DdlGate(List.of("s0"), new DdlValidator(), shard -> InnoDbCapabilities.from(facts));
+        DdlGate ddlGate = new DdlGate(List.of("s0"), new DdlValidator(), shard -> InnoDbCapabilities.from(facts), schema -> true);
         CommandPhase phase = new CommandPhase() {
             @Override
             public CompletableFuture<Void> openSchema(ClientSession session, EventLoop loop) {
