@@ -62,6 +62,8 @@ class SqlErrorsIT {
             "SELECT 1 +",
             "/* a comment */ SELEC 1");
 
+    private static final List<String> ENGINES = List.of("MyISAM", "Aria", "MEMORY");
+
     private Topology topology;
     private Node oracle;
     private ProxyFixture proxy;
@@ -140,6 +142,69 @@ class SqlErrorsIT {
         }
         for (String shard : List.of("s0", "s1")) {
             assertThat(topology.shard(shard).primary().queryString("SELECT COUNT(*) FROM shop.countries")).as(shard).isEqualTo("0");
+        }
+    }
+
+    /**
+     * Issue 19, item 9: tables in other engines in a schema that is not sharded are created as the application
+     * asks, on the first shard (where that schema lives), while the sharded schema keeps the engine rules.
+     */
+    @Test
+    void otherEnginesInASchemaThatIsNotShardedAreTheApplicationsChoice() throws SQLException {
+        try (Connection viaShardgate = proxy.mariadb("shop", ""); Statement statement = viaShardgate.createStatement()) {
+            statement.execute("CREATE DATABASE plain");
+            statement.execute("USE plain");
+            for (String engine : ENGINES) {
+                statement.execute("CREATE TABLE t_" + engine + " (id INT PRIMARY KEY, v VARCHAR(16)) ENGINE=" + engine);
+                statement.execute("INSERT INTO t_" + engine + " VALUES (1, 'one'), (2, 'two')");
+                assertThat(QueryResult.run(viaShardgate, "SELECT v FROM t_" + engine + " ORDER BY id").rows())
+                        .isEqualTo(List.of(List.of("one"), List.of("two")));
+            }
+            statement.execute("USE shop");
+            assertThatThrownBy(() -> statement.execute("CREATE TABLE m (id INT PRIMARY KEY) ENGINE=MyISAM"))
+                    .as("a sharded schema keeps the engine rules")
+                    .isInstanceOfSatisfying(SQLException.class, e -> {
+                        assertThat(e.getErrorCode()).isEqualTo(1235);
+                        assertThat(e.getMessage()).contains("would put the table in another engine");
+                    });
+            statement.execute("CREATE TABLE plain.t_qualified (id INT PRIMARY KEY) ENGINE=MEMORY");
+        }
+        Node s0 = topology.shard("s0").primary();
+        for (String engine : ENGINES) {
+            assertThat(s0.queryString("SELECT ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'plain'"
+                    + " AND TABLE_NAME = 't_" + engine + "'")).as("the table on the first shard").isEqualToIgnoringCase(engine);
+        }
+        assertThat(s0.queryString("SELECT ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'plain'"
+                + " AND TABLE_NAME = 't_qualified'")).isEqualTo("MEMORY");
+        assertThat(topology.shard("s1").primary().queryString("SELECT COUNT(*) FROM information_schema.TABLES"
+                + " WHERE TABLE_SCHEMA = 'plain'")).as("the schema's tables live on the first shard only").isEqualTo("0");
+    }
+
+    /** A one-shard deployment (no schemas section) on MyRocks: no schema is sharded, and the engine is the application's. */
+    @Test
+    void aOneShardDeploymentCreatesTablesInTheEngineTheApplicationNames() throws SQLException {
+        Topology own = Topology.start(TopologySpec.builder().shard("s0", Engine.ROCKSDB, 0).build());
+        ProxyFixture oneShard = null;
+        try {
+            own.shard("s0").primary().execute("CREATE DATABASE app");
+            oneShard = ProxyFixture.start(own, "");
+            try (Connection c = oneShard.mariadb("app", ""); Statement statement = c.createStatement()) {
+                for (String engine : List.of("MyISAM", "Aria")) {
+                    // FULLTEXT: what MyRocks lacks, and these engines have.
+                    statement.execute("CREATE TABLE t_" + engine + " (id INT PRIMARY KEY, body TEXT, FULLTEXT (body)) ENGINE=" + engine);
+                }
+                statement.execute("CREATE TABLE mem (id INT PRIMARY KEY) ENGINE=MEMORY");
+                assertThatThrownBy(() -> statement.execute("CREATE TABLE r (id INT PRIMARY KEY, body TEXT, FULLTEXT (body))"))
+                        .as("in the shard's own engine MyRocks' rules hold").isInstanceOfSatisfying(SQLException.class,
+                                e -> assertThat(e.getErrorCode()).isEqualTo(1214));
+            }
+            Node s0 = own.shard("s0").primary();
+            assertThat(s0.queryString("SELECT ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'app' AND TABLE_NAME = 'mem'"))
+                    .isEqualTo("MEMORY");
+            assertThat(s0.queryString("SELECT ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'app'"
+                    + " AND TABLE_NAME = 't_Aria'")).isEqualTo("Aria");
+        } finally {
+            ProxyFixture.stop(oneShard, own);
         }
     }
 
