@@ -45,10 +45,10 @@ final class QueryExecutor implements CommandExecutor {
             return;
         }
         Classification classification = classifier.classify(sql);
-        LocalResultSet ddlWarnings = sharded == null ? null : sharded.ddlWarnings(sql, classification);
-        if (ddlWarnings != null) {
+        LocalResultSet warnings = sharded == null ? null : sharded.warnings(sql, classification);
+        if (warnings != null) {
             packet.release();
-            scope.writeResult(ddlWarnings);
+            scope.writeResult(warnings);
             return;
         }
         if (isNextTransactionOnly(classification, sql)) {

@@ -54,7 +54,7 @@ public final class ShardedSession {
     private final CausalPositions causal;
     /** Connections running a statement of this session now, for KILL QUERY. */
     private final Set<BackendConnection> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    private List<ShardWarning> warnings = List.of();
+    private ShardWarnings warnings = ShardWarnings.NONE;
 
     ShardedSession(ShardedDeployment deployment, CausalPositions causal) {
         this.deployment = deployment;
@@ -170,17 +170,17 @@ public final class ShardedSession {
     }
 
     /**
-     * The warnings the shards gave for this session's last DDL statement, each naming its shard,
-     * until {@link #forgetWarnings()}: what SHOW WARNINGS after it lists (MyRocks' collation
-     * warning 1815, for one). Empty after any other statement.
+     * The warnings the shards gave for this session's last statement run by a plan worker, each naming its
+     * shard, until {@link #forgetWarnings()}: what SHOW WARNINGS after it lists (MyRocks' collation warning
+     * 1815 of a DDL statement, a truncation on each shard a scatter read). None after any other statement.
      */
-    public synchronized List<ShardWarning> lastWarnings() {
+    public synchronized ShardWarnings lastWarnings() {
         return warnings;
     }
 
-    /** A statement other than SHOW WARNINGS started: the last DDL statement's warnings are gone. */
+    /** A statement that does not read diagnostics started: the last statement's warnings are gone. */
     public synchronized void forgetWarnings() {
-        warnings = List.of();
+        warnings = ShardWarnings.NONE;
     }
 
     /**
@@ -300,11 +300,10 @@ public final class ShardedSession {
             } finally {
                 // Shard results the plan stopped reading (LIMIT) are drained now, so their connections come back.
                 cursor.closeAll();
-                List<ShardWarning> found = cursor.takeWarnings();
-                if (request.ddl()) {
-                    synchronized (this) {
-                        warnings = found;
-                    }
+                ShardWarnings found = cursor.takeWarnings(ShardWarnings.maxErrorCount(request.settings().system().values()
+                        .get("max_error_count")));
+                synchronized (this) {
+                    warnings = found;
                 }
             }
             if (implicit) {
