@@ -208,6 +208,40 @@ class SqlErrorsIT {
         }
     }
 
+    /** Issue 19, item 9: a statement that ran on both shards leaves both shards' warnings for SHOW WARNINGS. */
+    @Test
+    void showWarningsAfterAScatterListsEveryShardsWarnings() throws SQLException {
+        String insert = "INSERT INTO customers (id, name) VALUES (5, 'on s0'), (1, 'on s1')";
+        String scatter = "SELECT CAST(CONCAT('x', id) AS INT) FROM customers ORDER BY id";
+        try (Connection viaShardgate = proxy.mariadb("shop", ""); Statement statement = viaShardgate.createStatement();
+             Connection direct = DriverManager.getConnection(Client.MARIADB_TEXT.url(oracle.address()),
+                     topology.accounts().user(), topology.accounts().password()); Statement onOracle = direct.createStatement()) {
+            statement.execute(insert);
+            onOracle.execute(insert);
+            assertThat(topology.shard("s0").primary().queryString("SELECT COUNT(*) FROM shop.customers WHERE id IN (1, 5)"))
+                    .as("the rows on two shards").isEqualTo("1");
+            QueryResult.run(direct, scatter);
+            List<List<String>> expected = QueryResult.run(direct, "SHOW WARNINGS").rows();
+            QueryResult.run(viaShardgate, scatter);
+            List<List<String>> shown = QueryResult.run(viaShardgate, "SHOW WARNINGS").rows();
+            assertThat(expected).hasSize(2);
+            assertThat(shown).as("each shard's warning, its message prefixed with the shard")
+                    .containsExactlyInAnyOrder(List.of("Warning", "1292", "shard s0: " + expected.get(1).get(2)),
+                            List.of("Warning", "1292", "shard s1: " + expected.get(0).get(2)));
+            assertThat(QueryResult.run(viaShardgate, "SHOW COUNT(*) WARNINGS").rows()).containsExactly(List.of("2"));
+            assertThat(QueryResult.run(viaShardgate, "SELECT @@warning_count").rows()).containsExactly(List.of("2"));
+            assertThat(QueryResult.run(viaShardgate, "SHOW WARNINGS LIMIT 1").rows()).hasSize(1);
+            assertThat(QueryResult.run(viaShardgate, "SHOW ERRORS").rows()).isEmpty();
+            statement.execute("SET SESSION max_error_count = 1");
+            QueryResult.run(viaShardgate, scatter);
+            assertThat(QueryResult.run(viaShardgate, "SHOW WARNINGS").rows()).as("max_error_count rows").hasSize(1);
+            assertThat(QueryResult.run(viaShardgate, "SELECT @@warning_count").rows()).as("every warning counted")
+                    .containsExactly(List.of("2"));
+            QueryResult.run(viaShardgate, "SELECT COUNT(*) FROM customers");
+            assertThat(QueryResult.run(viaShardgate, "SHOW WARNINGS").rows()).as("the next statement has none").isEmpty();
+        }
+    }
+
     /** The statement's error as {@code ERROR errno (SQLSTATE): message}, or "no error". */
     static String error(Connection connection, String sql, boolean prepared) {
         try {
