@@ -145,8 +145,9 @@ public final class Planner {
 
     private static SQLStatement parse(String sql) {
         List<SQLStatement> statements;
+        String revealed = ExecutableComments.reveal(sql); // its own refusal (a /*M! comment) is the answer, not a parse failure
         try {
-            statements = new MySqlStatementParser(ExecutableComments.reveal(sql)).parseStatementList();
+            statements = new MySqlStatementParser(revealed).parseStatementList();
         }
         catch (RuntimeException e) {
             // A ParserException, or one of Druid's own internal errors on some malformed text (a ClassCastException in

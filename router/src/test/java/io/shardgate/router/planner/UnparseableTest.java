@@ -36,6 +36,18 @@ class UnparseableTest {
     }
 
     @Test
+    void aRefusalBeforeTheParserIsItsOwn() {
+        try {
+            planner.plan("SELECT /*M!100000 1, */ 2 FROM customers", "shop");
+            throw new AssertionError("planned");
+        } catch (ShardgateException e) {
+            assertThat(e.code()).isEqualTo(ErrorCode.UNSUPPORTED);
+            assertThat(e.errorMessage()).isEqualTo("Shardgate does not support MariaDB executable comments (/*M! ... */) in a sharded"
+                    + " deployment");
+        }
+    }
+
+    @Test
     void thePlannerNeverShowsItsParsersMessage() {
         for (String sql : new String[] {"SELEC 1", "SELECT (", "SELECT 'abc", "SELECT * FROM customers WHERE id =",
                 "INSERT INTO orders (id, customer_id) VALUES (1, 1) RETURNING id", "DELETE customers WHERE", "UPDATE SET x = 1"}) {
