@@ -242,6 +242,21 @@ class SqlErrorsIT {
         }
     }
 
+    /** Issue 19, item 6: SHOW SHARDGATE statements through one grammar, with HELP; an unknown one is a syntax error. */
+    @Test
+    void showShardgateHelpListsTheStatementsAndAnUnknownOneIsASyntaxError() throws SQLException {
+        try (Connection c = proxy.mariadb("shop", "")) {
+            QueryResult help = QueryResult.run(c, "SHOW SHARDGATE HELP");
+            assertThat(help.columns()).extracting(QueryResult.Column::label).containsExactly("statement", "description");
+            assertThat(help.rows()).extracting(row -> row.get(0)).contains("SHOW SHARDGATE BACKENDS", "SHOW SHARDGATE QUERIES",
+                    "SHOW SHARDGATE HELP", "EXPLAIN SHARDGATE <statement>");
+            assertThat(help.rows()).allSatisfy(row -> assertThat(row.get(1)).isNotBlank().doesNotContain("TODO"));
+            assertThat(error(c, "SHOW SHARDGATE NOTHING", false)).startsWith("ERROR 1064 (42000): You have an error in your SQL syntax"
+                    + " near 'NOTHING': Shardgate's own statements are SHOW SHARDGATE BACKENDS, ");
+            assertThat(QueryResult.run(c, "EXPLAIN SHARDGATE SELECT * FROM customers WHERE id = 5").rows()).isNotEmpty();
+        }
+    }
+
     /** The statement's error as {@code ERROR errno (SQLSTATE): message}, or "no error". */
     static String error(Connection connection, String sql, boolean prepared) {
         try {
