@@ -61,6 +61,9 @@ public enum ErrorCode {
             "The session holds limits.max_prepared_statements prepared statements; close some first."),
     WRONG_VALUE_FOR_VARIABLE(1231, "42000", "Variable '%s' can't be set to the value of '%s'",
             "A Shardgate session variable got a value it cannot take (for example a malformed shardgate_causal_token)."),
+    SHARDGATE_SYNTAX(1064, "42000", "You have an error in your SQL syntax near '%s': Shardgate's own statements are %s; SHOW SHARDGATE HELP describes them",
+            "SHOW SHARDGATE followed by a word it does not take, or by more than that word; or EXPLAIN SHARDGATE without a"
+                    + " statement. MariaDB's syntax error number; the message lists the statements there are. The session stays usable."),
     NO_FRESH_REPLICA(1429, "HY000", "No replica of shard %s is within the read's freshness budget of %d ms",
             "routing.fallback is error and no replica's measured lag fits the read's budget (hint, session or routing.max_replica_lag_ms)."),
     // Transactions, sequences.
@@ -83,6 +86,11 @@ public enum ErrorCode {
     // Planning, binding and merging (router).
     UNSUPPORTED(1235, "42000", "Shardgate does not support %s",
             "A statement or command form that Shardgate refuses rather than risk a wrong result."),
+    UNPARSEABLE(1235, "42000", "Shardgate cannot plan this statement over sharded tables: its SQL parser does not read this form of %s: '%s'",
+            "In a sharded deployment, a statement Shardgate's SQL parser cannot read that is valid SQL: the first shard's primary"
+                    + " prepared it (COM_STMT_PREPARE, closed at once, never executed) without error, or answered that it does not"
+                    + " prepare such statements (1295). A statement the shard refuses gets the shard's own error instead, verbatim"
+                    + " (1064 for a syntax error). Names the statement's first word and quotes its start (up to 80 characters)."),
     SHARD_KEY_CHANGE(1235, "42000", "Shardgate does not support changing the shard key %s of a row: delete the row and insert it with the new key",
             "An UPDATE (or INSERT ... ON DUPLICATE KEY UPDATE) assigning the shard key column."),
     ROW_NOT_IN_PARTITION_SET(1748, "HY000", "Found a row not matching the given partition set",
@@ -131,9 +139,10 @@ public enum ErrorCode {
             "Shard %1$s (%2$s) cannot use %3$s: its provider plugin is not loaded (available: %4$s)",
             "A page-compression algorithm whose provider_* plugin the shard's server has not loaded."),
     ENGINE_MISMATCH(1235, "42000", "Shard %1$s runs %2$s; %3$s would put the table in another engine: %4$s",
-            "An ENGINE= clause (the table's or a partition's) naming an engine Shardgate has no storage adapter"
-                    + " for, such as MEMORY, Aria or MyISAM. One naming an engine with an adapter (InnoDB, RocksDB) is"
-                    + " rewritten to the shard's engine instead."),
+            "An ENGINE= clause (the table's or a partition's) of a table in a sharded schema naming an engine Shardgate"
+                    + " has no storage adapter for, such as MEMORY, Aria or MyISAM. One naming an engine with an adapter"
+                    + " (InnoDB, RocksDB) is rewritten to the shard's engine instead. In a schema that is not sharded such a"
+                    + " statement passes as it is."),
     ALTER_ALGORITHM_UNAVAILABLE(1845, "0A000", "%3$s is not supported for this operation on shard %1$s (%2$s). Try %4$s",
             "The statement asks for an ALGORITHM or LOCK cheaper than the shard's engine allows for it."),
     BLOCKING_DDL(1846, "0A000",

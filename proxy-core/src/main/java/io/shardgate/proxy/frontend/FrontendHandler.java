@@ -78,12 +78,13 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Comm
         session(session);
     }
 
-    /** DDL goes to every shard, checked against each one's engine when engine health knows it. */
+    /** DDL of a sharded schema goes to every shard, checked against each one's engine when engine health knows it. */
     private static DdlGate ddlGate(FrontendContext context) {
         List<String> ddlShards = context.sharding().map(deployment -> deployment.schema().shardNames())
                 .orElse(List.of(context.backends().shard()));
         return new DdlGate(ddlShards, context.backends().health().map(EngineHealth::ddlValidator).orElse(null),
-                shard -> context.backends().health().map(health -> health.primaryCapabilities(shard)).orElse(null));
+                shard -> context.backends().health().map(health -> health.primaryCapabilities(shard)).orElse(null),
+                schema -> context.sharding().map(deployment -> deployment.schema().schema(schema).isPresent()).orElse(false));
     }
 
     @Override

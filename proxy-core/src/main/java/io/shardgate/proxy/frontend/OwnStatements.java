@@ -3,20 +3,18 @@ package io.shardgate.proxy.frontend;
 import io.shardgate.proxy.protocol.ErrPacket;
 import io.shardgate.errors.ErrorCode;
 import io.shardgate.proxy.protocol.LocalResultSet;
-import io.shardgate.proxy.digest.DigestReport;
-import io.shardgate.proxy.routing.BackendRow;
 
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Answers to the statements Shardgate handles itself instead of sending them to a backend:
  * {@code KILL [QUERY|CONNECTION] id} (ids are Shardgate's) and the {@link ShardgateStatement}s
- * (its session variables, SHOW SHARDGATE BACKENDS and SHOW SHARDGATE QUERIES).
+ * (its session variables, the SHOW SHARDGATE statements of {@link ShowShardgate}, EXPLAIN SHARDGATE outside a
+ * sharded deployment).
  */
 final class OwnStatements {
+    private static final int NEAR_CHARS = 80;
     private final CommandScope scope;
 
     OwnStatements(CommandScope scope) {
@@ -31,11 +29,12 @@ final class OwnStatements {
             return true;
         }
         Optional<ShardgateStatement> own = ShardgateStatement.parse(sql);
-        if (own.isPresent()) {
-            answer(own.get());
-            return true;
+        if (own.isEmpty() || own.get() instanceof ShardgateStatement.Explain && scope.sharded() != null) {
+            // EXPLAIN SHARDGATE in a sharded deployment: the planner answers it, as a statement it plans.
+            return false;
         }
-        return false;
+        answer(own.get());
+        return true;
     }
 
     /** KILL [QUERY] (or COM_PROCESS_KILL) of a Shardgate connection id: OK once done, or the ERR it failed with. */
@@ -66,8 +65,13 @@ final class OwnStatements {
         } else if (statement instanceof ShardgateStatement.GetCausalToken) {
             scope.writeResult(new LocalResultSet(List.of("@@shardgate_causal_token"),
                     List.of(List.of(CausalTokens.current(context, session)))));
-        } else if (statement instanceof ShardgateStatement.ShowQueries) {
-            scope.writeResult(new LocalResultSet(DigestReport.COLUMNS, new DigestReport(context.digests()).rows()));
+        } else if (statement instanceof ShardgateStatement.Show show) {
+            scope.writeResult(show.what().answer(context, session));
+        } else if (statement instanceof ShardgateStatement.NotUnderstood wrong) {
+            scope.writeError(1, ErrPacket.of(ErrorCode.SHARDGATE_SYNTAX, near(wrong.near()), ShowShardgate.known()));
+        } else if (statement instanceof ShardgateStatement.Explain) {
+            scope.writeError(1, ErrPacket.of(ErrorCode.UNSUPPORTED, "EXPLAIN SHARDGATE without a schemas section in the"
+                    + " configuration: every statement goes to the one shard as it is"));
         } else if (statement instanceof ShardgateStatement.SetCausalToken set) {
             try {
                 CausalTokens.present(context, session, set.token());
@@ -75,15 +79,12 @@ final class OwnStatements {
             } catch (IllegalArgumentException e) {
                 scope.writeError(1, ErrPacket.of(ErrorCode.WRONG_VALUE_FOR_VARIABLE, "shardgate_causal_token", set.token()));
             }
-        } else {
-            List<List<String>> rows = new ArrayList<>();
-            for (BackendRow row : context.report().rows()) {
-                rows.add(Arrays.asList(row.shard(), row.role(), row.address(), row.state(),
-                        row.lagMs() == null ? null : Long.toString(row.lagMs()), Integer.toString(row.inFlight()),
-                        Long.toString(row.served()), row.position(), row.lastError()));
-            }
-            scope.writeResult(new LocalResultSet(List.of("shard", "role", "address", "state", "lag_ms", "in_flight", "served",
-                    "gtid_position", "last_error"), rows));
         }
+    }
+
+    /** As much of the text as a syntax error quotes: MariaDB quotes up to 80 characters "near" it. */
+    static String near(String text) {
+        return text.length() <= NEAR_CHARS ? text
+                : text.substring(0, Character.isHighSurrogate(text.charAt(NEAR_CHARS - 1)) ? NEAR_CHARS - 1 : NEAR_CHARS);
     }
 }

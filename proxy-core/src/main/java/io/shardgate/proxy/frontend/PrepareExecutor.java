@@ -42,7 +42,7 @@ final class PrepareExecutor implements CommandExecutor {
         String sql = StatementText.of(charset, packet);
         Classification prepared = classifier.classify(sql);
         if (prepared.statementClass() == StatementClass.WRITE) {
-            DdlGate.Outcome ddl = ddlGate.check(sql, session.allowBlockingDdl());
+            DdlGate.Outcome ddl = ddlGate.check(sql, session.allowBlockingDdl(), session.schema());
             if (ddl != null && ddl.refusal() != null) {
                 packet.release();
                 scope.writeError(1, ddl.refusal());

@@ -45,10 +45,10 @@ final class QueryExecutor implements CommandExecutor {
             return;
         }
         Classification classification = classifier.classify(sql);
-        LocalResultSet ddlWarnings = sharded == null ? null : sharded.ddlWarnings(sql, classification);
-        if (ddlWarnings != null) {
+        LocalResultSet warnings = sharded == null ? null : sharded.warnings(sql, classification);
+        if (warnings != null) {
             packet.release();
-            scope.writeResult(ddlWarnings);
+            scope.writeResult(warnings);
             return;
         }
         if (isNextTransactionOnly(classification, sql)) {
@@ -60,7 +60,7 @@ final class QueryExecutor implements CommandExecutor {
         }
         Map<String, String> ddlStatements = Map.of();
         if (classification.statementClass() == StatementClass.WRITE) {
-            DdlGate.Outcome ddl = ddlGate.check(sql, session.allowBlockingDdl());
+            DdlGate.Outcome ddl = ddlGate.check(sql, session.allowBlockingDdl(), session.schema());
             if (ddl != null) {
                 ddlStatements = ddl.perShard();
             }

@@ -9,7 +9,7 @@ import io.shardgate.proxy.execution.ClientChannel;
 import io.shardgate.proxy.execution.StatementRequest;
 import io.shardgate.proxy.sharding.ShardedDeployment;
 import io.shardgate.proxy.sharding.ShardedPrepare;
-import io.shardgate.proxy.sharding.ShardWarning;
+import io.shardgate.proxy.sharding.ShardWarnings;
 import io.shardgate.proxy.sharding.ShardedSession;
 import io.shardgate.proxy.sharding.StatementOutcome;
 import io.shardgate.router.classify.Classification;
@@ -20,11 +20,11 @@ import io.shardgate.router.classify.StatementClass;
 import io.shardgate.router.classify.Target;
 import io.shardgate.router.value.SqlValue;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -98,38 +98,26 @@ final class ShardedCommands {
     }
 
     /**
-     * SHOW WARNINGS right after a sharded DDL statement the shards warned about: their warnings,
-     * answered here, each message prefixed with its shard (the connections that ran the statement
-     * are back in their pools). Null when {@code sql} is another statement or there are none; a
-     * statement that does not read diagnostics forgets them.
+     * SHOW WARNINGS, SHOW ERRORS, SHOW COUNT(*) WARNINGS or {@code @@warning_count} right after a sharded statement
+     * the shards warned about: answered here from every shard's warnings, each message prefixed with its shard (the
+     * connections that ran the statement are back in their pools), as one server would ({@link WarningsStatement}).
+     * Null when {@code sql} is another statement or there are none; a statement that does not read diagnostics
+     * forgets them.
      */
-    LocalResultSet ddlWarnings(String sql, Classification classification) {
-        if (!isShowWarnings(sql)) {
-            if (!classification.effects().readsDiagnostics()) {
-                sharded.forgetWarnings();
-            }
+    LocalResultSet warnings(String sql, Classification classification) {
+        if (!classification.effects().readsDiagnostics()) {
+            sharded.forgetWarnings();
             return null;
         }
-        List<ShardWarning> warnings = sharded.lastWarnings();
-        if (warnings.isEmpty()) {
-            return null;
-        }
-        List<List<String>> rows = new ArrayList<>();
-        for (ShardWarning warning : warnings) {
-            rows.add(List.of(warning.level(), Integer.toString(warning.code()), warning.clientMessage()));
-        }
-        return new LocalResultSet(List.of("Level", "Code", "Message"), rows);
+        Optional<WarningsStatement> statement = WarningsStatement.parse(sql);
+        ShardWarnings last = sharded.lastWarnings();
+        return statement.isEmpty() || last.isEmpty() ? null : statement.get().answer(last);
     }
 
     /** {@code SHOW WARNINGS} alone (comments and a semicolon aside), read by its tokens. */
     static boolean isShowWarnings(String sql) {
-        SqlLexer lexer = new SqlLexer(sql);
-        lexer.next();
-        if (!lexer.isWord("SHOW")) {
-            return false;
-        }
-        lexer.next();
-        return lexer.isWord("WARNINGS") && StatementEnd.follows(lexer);
+        return WarningsStatement.parse(sql).filter(w -> w.kind() == WarningsStatement.Kind.WARNINGS && w.limit() == Long.MAX_VALUE)
+                .isPresent();
     }
 
     /**

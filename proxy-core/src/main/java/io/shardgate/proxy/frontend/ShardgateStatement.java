@@ -15,9 +15,12 @@ import java.util.OptionalLong;
  *   <li>{@code SELECT @@[session.]shardgate_causal_token}: the session's causality token;</li>
  *   <li>{@code SET [@@session.|SESSION ]shardgate_causal_token = '…'}: read-your-writes from another session;</li>
  *   <li>{@code SET [SESSION ]shardgate_allow_blocking_ddl = ON | OFF}: lets ALTERs that block writes through;</li>
- *   <li>{@code SHOW SHARDGATE BACKENDS};</li>
- *   <li>{@code SHOW SHARDGATE QUERIES}: statement statistics per digest.</li>
+ *   <li>{@code SHOW SHARDGATE <word>}: the statements of {@link ShowShardgate} (BACKENDS, QUERIES, HELP, ...);
+ *       a word none of them is, or none at all, is a syntax error that lists them ({@link NotUnderstood});</li>
+ *   <li>{@code EXPLAIN SHARDGATE <statement>}: recognised here, answered by the planner in a sharded deployment.</li>
  * </ul>
+ * A known SHOW SHARDGATE word followed by more text is not Shardgate's: it goes on as it is and gets the server's
+ * own syntax error.
  */
 sealed interface ShardgateStatement {
     record SetMaxLag(OptionalLong millis) implements ShardgateStatement {
@@ -32,13 +35,19 @@ sealed interface ShardgateStatement {
     record SetCausalToken(String token) implements ShardgateStatement {
     }
 
-    record ShowBackends() implements ShardgateStatement {
+    /** {@code SHOW SHARDGATE <word>}: one of {@link ShowShardgate}'s statements. */
+    record Show(ShowShardgate what) implements ShardgateStatement {
+    }
+
+    /** {@code EXPLAIN SHARDGATE <statement>}. */
+    record Explain(String statement) implements ShardgateStatement {
+    }
+
+    /** SHOW SHARDGATE followed by no word it takes, or EXPLAIN SHARDGATE by nothing: the text from there on ({@code near}). */
+    record NotUnderstood(String near) implements ShardgateStatement {
     }
 
     record SetAllowBlockingDdl(boolean allowed) implements ShardgateStatement {
-    }
-
-    record ShowQueries() implements ShardgateStatement {
     }
 
     int MAX_LAG_DIGITS = 12;
@@ -62,16 +71,23 @@ sealed interface ShardgateStatement {
                 default -> Optional.empty();
             };
         }
-        if (lexer.isWord("SHOW")) {
+        if (lexer.isWord("SHOW") || lexer.isWord("EXPLAIN")) {
+            boolean show = lexer.isWord("SHOW");
             lexer.next();
             if (!lexer.isWord("SHARDGATE")) {
                 return Optional.empty();
             }
-            lexer.next();
-            if (lexer.isWord("QUERIES")) {
-                return StatementEnd.follows(lexer) ? Optional.of(new ShowQueries()) : Optional.empty();
+            TokenType type = lexer.next();
+            if (!show) {
+                return Optional.of(type == TokenType.END || type == TokenType.SEMICOLON ? new NotUnderstood("")
+                        : new Explain(sql.substring(lexer.start())));
             }
-            return lexer.isWord("BACKENDS") && StatementEnd.follows(lexer) ? Optional.of(new ShowBackends()) : Optional.empty();
+            ShowShardgate what = type == TokenType.WORD ? ShowShardgate.named(lexer.text()) : null;
+            if (what == null) {
+                return Optional.of(new NotUnderstood(sql.substring(lexer.start()).strip()));
+            }
+            // A known word followed by more (SHOW SHARDGATE QUERIES LIKE 'x') goes on as it is, to get the server's own error.
+            return StatementEnd.follows(lexer) ? Optional.of(new Show(what)) : Optional.empty();
         }
         if (!lexer.isWord("SET")) {
             return Optional.empty();

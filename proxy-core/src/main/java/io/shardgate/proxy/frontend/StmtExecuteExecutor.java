@@ -65,7 +65,7 @@ final class StmtExecuteExecutor implements CommandExecutor {
         }
         Map<String, String> perShard = Map.of();
         if (statement.classification().statementClass() == StatementClass.WRITE) {
-            DdlGate.Outcome ddl = ddlGate.check(statement.sql(), scope.session().allowBlockingDdl());
+            DdlGate.Outcome ddl = ddlGate.check(statement.sql(), scope.session().allowBlockingDdl(), scope.session().schema());
             if (ddl != null && ddl.refusal() != null) {
                 scope.writeError(1, ddl.refusal());
                 return;

@@ -54,7 +54,7 @@ public final class ShardedSession {
     private final CausalPositions causal;
     /** Connections running a statement of this session now, for KILL QUERY. */
     private final Set<BackendConnection> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    private List<ShardWarning> warnings = List.of();
+    private ShardWarnings warnings = ShardWarnings.NONE;
 
     ShardedSession(ShardedDeployment deployment, CausalPositions causal) {
         this.deployment = deployment;
@@ -86,7 +86,7 @@ public final class ShardedSession {
         try {
             source = ShardedPrepare.source(deployment.plan(request.sql(), request.schema()), deployment.schema());
         } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
+            return refused(e, request);
         }
         if (source.shard() == null) {
             return CompletableFuture.completedFuture(new ShardedPrepare.Metadata(source.parameters(), source.localColumns(), 0));
@@ -102,10 +102,23 @@ public final class ShardedSession {
         try {
             plan = deployment.plan(request.sql(), request.schema());
         } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
+            return refused(e, request);
         }
         CompletableFuture<StatementOutcome> direct = direct(plan, request, out, metrics);
         return direct != null ? direct : submit(() -> run(plan, request, out));
+    }
+
+    /**
+     * The planner's refusal of the request's statement; one its parser could not read is checked on the first
+     * shard's primary first, whose syntax error, if it finds one, is the answer instead ({@link SyntaxCheck}).
+     */
+    private <T> CompletableFuture<T> refused(RuntimeException planError, StatementRequest request) {
+        if (!SyntaxCheck.applies(planError)) {
+            return CompletableFuture.failedFuture(planError);
+        }
+        // A pooled primary connection even inside a transaction: preparing runs nothing and must not start a branch.
+        return SyntaxCheck.refusal(planError, cursor(request).bind(deployment.shard(deployment.schema().defaultShard()).primary()),
+                request.sql(), request.charset());
     }
 
     /**
@@ -157,17 +170,17 @@ public final class ShardedSession {
     }
 
     /**
-     * The warnings the shards gave for this session's last DDL statement, each naming its shard,
-     * until {@link #forgetWarnings()}: what SHOW WARNINGS after it lists (MyRocks' collation
-     * warning 1815, for one). Empty after any other statement.
+     * The warnings the shards gave for this session's last statement run by a plan worker, each naming its
+     * shard, until {@link #forgetWarnings()}: what SHOW WARNINGS after it lists (MyRocks' collation warning
+     * 1815 of a DDL statement, a truncation on each shard a scatter read). None after any other statement.
      */
-    public synchronized List<ShardWarning> lastWarnings() {
+    public synchronized ShardWarnings lastWarnings() {
         return warnings;
     }
 
-    /** A statement other than SHOW WARNINGS started: the last DDL statement's warnings are gone. */
+    /** A statement that does not read diagnostics started: the last statement's warnings are gone. */
     public synchronized void forgetWarnings() {
-        warnings = List.of();
+        warnings = ShardWarnings.NONE;
     }
 
     /**
@@ -287,11 +300,10 @@ public final class ShardedSession {
             } finally {
                 // Shard results the plan stopped reading (LIMIT) are drained now, so their connections come back.
                 cursor.closeAll();
-                List<ShardWarning> found = cursor.takeWarnings();
-                if (request.ddl()) {
-                    synchronized (this) {
-                        warnings = found;
-                    }
+                ShardWarnings found = cursor.takeWarnings(ShardWarnings.maxErrorCount(request.settings().system().values()
+                        .get("max_error_count")));
+                synchronized (this) {
+                    warnings = found;
                 }
             }
             if (implicit) {

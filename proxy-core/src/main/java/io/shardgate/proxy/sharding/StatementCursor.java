@@ -44,7 +44,7 @@ final class StatementCursor implements ShardCursor, DirectRun.Connections {
     private final List<ShardResultStream> streams = new ArrayList<>();
     /** Results of subqueries run before the statement: their columns are not the statement's. */
     private final Set<RowStream> subqueryResults = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    /** DDL results whose OK counted warnings: their connections wait for {@link #takeWarnings()}. */
+    /** Results whose OK or EOF counted warnings: their connections wait for {@link #takeWarnings(long)}. */
     private final List<ShardResultStream> warned = new ArrayList<>();
 
     /**
@@ -140,13 +140,14 @@ final class StatementCursor implements ShardCursor, DirectRun.Connections {
         if (gtid != null) {
             committed.accept(stream.shard(), gtid);
         }
-        if (transaction.isBranch(stream.shard(), connection)) {
-            return;
-        }
-        if (request.ddl() && stream.completion().warnings() > 0 && connection.isOpen()) {
+        if (stream.completion() != null && stream.completion().warnings() > 0 && connection.isOpen()) {
+            // A transaction's branch too: its warnings are read, and it stays the branch.
             synchronized (warned) {
                 warned.add(stream);
             }
+            return;
+        }
+        if (transaction.isBranch(stream.shard(), connection)) {
             return;
         }
         if (!connection.isOpen()) {
@@ -157,35 +158,43 @@ final class StatementCursor implements ShardCursor, DirectRun.Connections {
     }
 
     /**
-     * Reads SHOW WARNINGS on each connection whose DDL result counted warnings, then hands those
-     * connections back. Called on the worker once every stream is closed; a shard whose warnings
-     * cannot be read is logged and left out.
+     * Reads SHOW WARNINGS on each connection whose result counted warnings, then hands those connections
+     * back (a transaction's branch stays with it). Called on the worker once every stream is closed; a shard
+     * whose warnings cannot be read is logged and left out. At most {@code maxErrorCount} rows are kept.
      */
-    List<ShardWarning> takeWarnings() {
+    ShardWarnings takeWarnings(long maxErrorCount) {
         List<ShardResultStream> taken;
         synchronized (warned) {
             taken = List.copyOf(warned);
             warned.clear();
         }
         List<ShardWarning> found = new ArrayList<>();
+        long count = 0;
         for (ShardResultStream stream : taken) {
             BackendConnection connection = stream.connection();
+            count += stream.completion().warnings();
             try {
                 for (List<byte[]> row : ShardTransaction.join(connection.query("SHOW WARNINGS")).rows()) {
-                    found.add(new ShardWarning(stream.shard(), text(row.get(0)), Integer.parseInt(text(row.get(1))), text(row.get(2))));
+                    if (found.size() < maxErrorCount) {
+                        found.add(new ShardWarning(stream.shard(), text(row.get(0)), Integer.parseInt(text(row.get(1))),
+                                text(row.get(2))));
+                    }
                 }
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "cannot read the warnings of a DDL statement on shard " + stream.shard()
+                LOG.log(System.Logger.Level.WARNING, "cannot read the warnings of a statement on shard " + stream.shard()
                         + ": " + FailureText.of(e));
             } finally {
-                if (connection.isOpen()) {
-                    connection.owner().release(connection);
-                } else {
-                    connection.owner().discard(connection);
+                // A transaction's branch stays with it until the transaction ends.
+                if (!transaction.isBranch(stream.shard(), connection)) {
+                    if (connection.isOpen()) {
+                        connection.owner().release(connection);
+                    } else {
+                        connection.owner().discard(connection);
+                    }
                 }
             }
         }
-        return List.copyOf(found);
+        return new ShardWarnings(found, count);
     }
 
     private static String text(byte[] value) {

@@ -69,7 +69,7 @@ class CommandExecutorsTest {
         FrontendContext context = frontend.context();
         ServerFacts facts = new ServerFacts("10.11.6-MariaDB", Map.of("INNODB", "DEFAULT"), Map.of(),
                 Map.of("innodb_lock_wait_timeout", "50", "innodb_page_size", "16384"), Map.of(), Map.of());
-        DdlGate ddlGate = new DdlGate(List.of("s0"), new DdlValidator(), shard -> InnoDbCapabilities.from(facts));
+        DdlGate ddlGate = new DdlGate(List.of("s0"), new DdlValidator(), shard -> InnoDbCapabilities.from(facts), schema -> true);
         CommandPhase phase = new CommandPhase() {
             @Override
             public CompletableFuture<Void> openSchema(ClientSession session, EventLoop loop) {
@@ -221,6 +221,43 @@ class CommandExecutorsTest {
     void showShardgateBackendsListsThePools() {
         query("SHOW SHARDGATE BACKENDS");
         assertThat(drained()).contains("gtid_position").contains("s0").contains("primary").contains("127.0.0.1:1");
+        assertThat(runner.calls).isEmpty();
+    }
+
+    @Test
+    void showShardgateHelpListsEveryStatementOnALineEach() {
+        query("show shardgate help;");
+        String help = drained();
+        assertThat(help).contains("statement").contains("description");
+        for (ShowShardgate show : ShowShardgate.values()) {
+            assertThat(help).contains(show.statement()).contains(show.description());
+        }
+        assertThat(help).contains("EXPLAIN SHARDGATE <statement>").doesNotContain("TODO", "pos ");
+        assertThat(runner.calls).isEmpty();
+    }
+
+    @Test
+    void anUnknownShowShardgateIsASyntaxErrorListingTheKnownOnes() {
+        query("SHOW SHARDGATE BACKEND");
+        ErrPacket error = expectError();
+        assertThat(error.errno()).isEqualTo(1064);
+        assertThat(error.sqlState()).isEqualTo("42000");
+        assertThat(error.message()).isEqualTo("You have an error in your SQL syntax near 'BACKEND': Shardgate's own statements are"
+                + " SHOW SHARDGATE BACKENDS, SHOW SHARDGATE QUERIES, SHOW SHARDGATE HELP, EXPLAIN SHARDGATE <statement>;"
+                + " SHOW SHARDGATE HELP describes them");
+        query("SHOW SHARDGATE");
+        assertThat(expectError().message()).startsWith("You have an error in your SQL syntax near '': ");
+        assertThat(runner.calls).as("never sent to a backend").isEmpty();
+    }
+
+    @Test
+    void explainShardgateWithoutShardedSchemasSaysSo() {
+        query("EXPLAIN SHARDGATE SELECT 1");
+        ErrPacket error = expectError();
+        assertThat(error.errno()).isEqualTo(1235);
+        assertThat(error.message()).contains("EXPLAIN SHARDGATE without a schemas section");
+        query("EXPLAIN SHARDGATE");
+        assertThat(expectError().errno()).isEqualTo(1064);
         assertThat(runner.calls).isEmpty();
     }
 

@@ -21,7 +21,7 @@ class ShardgateStatementTest {
         assertThat(ShardgateStatement.parse("SELECT @@session.shardgate_max_lag_ms")).contains(new ShardgateStatement.GetMaxLag());
         assertThat(ShardgateStatement.parse("SET @@session.shardgate_causal_token = 'sg1:mariadb:0-1-5'"))
                 .contains(new ShardgateStatement.SetCausalToken("sg1:mariadb:0-1-5"));
-        assertThat(ShardgateStatement.parse(" show shardgate backends ")).contains(new ShardgateStatement.ShowBackends());
+        assertThat(ShardgateStatement.parse(" show shardgate backends ")).contains(new ShardgateStatement.Show(ShowShardgate.BACKENDS));
     }
 
     @Test
@@ -34,6 +34,29 @@ class ShardgateStatementTest {
         assertThat(ShardgateStatement.parse("SELECT 1 /* SELECT @@shardgate_causal_token */")).isEmpty();
         assertThat(ShardgateStatement.parse("SET @x = 'shardgate_max_lag_ms = 5'")).isEmpty();
         assertThat(ShardgateStatement.parse("SET @@session.shardgate_causal_token = 'a\\'b'")).isEmpty();
+    }
+
+    @Test
+    void everyShowShardgateStatementIsReadByOneGrammar() {
+        for (ShowShardgate show : ShowShardgate.values()) {
+            assertThat(ShardgateStatement.parse(show.statement())).as(show.statement()).contains(new ShardgateStatement.Show(show));
+            assertThat(ShardgateStatement.parse("/* c */ show\nshardgate " + show.name().toLowerCase() + " ;"))
+                    .contains(new ShardgateStatement.Show(show));
+        }
+        assertThat(ShardgateStatement.parse("SHOW SHARDGATE HELP")).contains(new ShardgateStatement.Show(ShowShardgate.HELP));
+        assertThat(ShardgateStatement.parse("SHOW SHARDGATE TOPOLOGIES")).contains(new ShardgateStatement.NotUnderstood("TOPOLOGIES"));
+        assertThat(ShardgateStatement.parse("SHOW SHARDGATE 'x' y")).contains(new ShardgateStatement.NotUnderstood("'x' y"));
+        assertThat(ShardgateStatement.parse("SHOW SHARDGATE")).contains(new ShardgateStatement.NotUnderstood(""));
+        assertThat(ShardgateStatement.parse("SHOW SHARDGATE BACKENDS LIKE 'x'")).as("the server's own error").isEmpty();
+        assertThat(ShardgateStatement.parse("SHOW shardgate_tables")).isEmpty();
+    }
+
+    @Test
+    void explainShardgateIsRecognisedWithTheStatementItExplains() {
+        assertThat(ShardgateStatement.parse("EXPLAIN SHARDGATE SELECT * FROM t WHERE id = 1"))
+                .contains(new ShardgateStatement.Explain("SELECT * FROM t WHERE id = 1"));
+        assertThat(ShardgateStatement.parse("explain shardgate;")).contains(new ShardgateStatement.NotUnderstood(""));
+        assertThat(ShardgateStatement.parse("EXPLAIN SELECT * FROM shardgate")).isEmpty();
     }
 
     @Test

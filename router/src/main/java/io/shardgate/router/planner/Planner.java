@@ -8,7 +8,6 @@ import com.alibaba.druid.sql.ast.statement.SQLUpdateStatement;
 import com.alibaba.druid.sql.dialect.mysql.ast.statement.MySqlExplainStatement;
 import com.alibaba.druid.sql.dialect.mysql.ast.statement.MySqlInsertStatement;
 import com.alibaba.druid.sql.dialect.mysql.parser.MySqlStatementParser;
-import com.alibaba.druid.sql.parser.ParserException;
 import io.shardgate.router.classify.Classification;
 import io.shardgate.router.classify.StatementClass;
 import io.shardgate.router.classify.StatementClassifier;
@@ -91,7 +90,8 @@ public final class Planner {
         StatementClass kind = classification.statementClass();
         boolean use = tokens.isWord(0, "USE");
         if ((kind == StatementClass.SESSION && !use) || kind == StatementClass.TRANSACTION) {
-            throw ErrorCode.UNSUPPORTED.exception("planning " + kind + " statements (the session applies them)");
+            throw ErrorCode.UNSUPPORTED.exception("planning " + kind.name().toLowerCase(java.util.Locale.ROOT)
+                    + " statements (the session applies them)");
         }
         Role role = kind == StatementClass.READ ? Role.REPLICA : Role.PRIMARY;
         SQLStatement statement = parse(tokens.sql());
@@ -154,28 +154,18 @@ public final class Planner {
 
     private static SQLStatement parse(String sql) {
         List<SQLStatement> statements;
+        String revealed = ExecutableComments.reveal(sql); // its own refusal (a /*M! comment) is the answer, not a parse failure
         try {
-            statements = new MySqlStatementParser(ExecutableComments.reveal(sql)).parseStatementList();
-        }
-        catch (ParserException e) {
-            throw ErrorCode.UNSUPPORTED.exception("a statement it cannot parse in a sharded deployment (" + firstLine(e.getMessage()) + ")");
+            statements = new MySqlStatementParser(revealed).parseStatementList();
         }
         catch (RuntimeException e) {
-            // Druid also fails on some malformed text with its own internal errors (a ClassCastException in
-            // MySqlExprParser.userNameRest, found by ShardedPacketFuzzIT): that is a statement it cannot parse, not ours.
-            throw ErrorCode.UNSUPPORTED.exception("a statement it cannot parse in a sharded deployment (" + e.getClass().getSimpleName() + ")");
+            // A ParserException, or one of Druid's own internal errors on some malformed text (a ClassCastException in
+            // MySqlExprParser.userNameRest, found by ShardedPacketFuzzIT): either way a statement it cannot read, not our bug.
+            throw Unparseable.refusal(sql);
         }
         if (statements.size() != 1) {
             throw ErrorCode.UNSUPPORTED.exception(statements.isEmpty() ? "an empty statement" : "multi-statements in a sharded deployment");
         }
         return statements.get(0);
-    }
-
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "no detail";
-        }
-        int newline = message.indexOf('\n');
-        return newline < 0 ? message : message.substring(0, newline);
     }
 }

@@ -36,8 +36,9 @@ import static java.util.Objects.requireNonNull;
  *   <li>CREATE TABLE, ALTER TABLE and CREATE INDEX: foreign keys (inline REFERENCES too),
  *       FULLTEXT and spatial types are refused where the engine lacks them.</li>
  *   <li>CREATE and ALTER TABLE: an ENGINE= naming an engine of a storage adapter becomes the shard's engine,
- *       any other engine is refused ({@link EngineClauses}); the other table options are then
- *       checked against the shard's engine by {@link TableOptionCheck}.</li>
+ *       any other engine is refused ({@link EngineClauses}), unless the table is of a schema that is not
+ *       sharded ({@link EngineScope#ANY_ENGINE}): then the statement passes as it is, unchecked; the other
+ *       table options are then checked against the shard's engine by {@link TableOptionCheck}.</li>
  *   <li>ALTER TABLE and CREATE INDEX: the least blocking ALGORITHM/LOCK the engine allows is
  *       added where the statement names none; these and DROP INDEX (which takes no clauses) are
  *       refused when they would block writes, unless {@code allowBlockingDdl} (see
@@ -72,7 +73,14 @@ public final class DdlValidator {
      * @param allowBlockingDdl the session ran {@code SET SESSION shardgate_allow_blocking_ddl = ON}
      */
     public DdlVerdict validate(String sql, EngineCapabilities capabilities, String shard, boolean allowBlockingDdl) {
+        return validate(sql, capabilities, shard, allowBlockingDdl, EngineScope.SHARD_ENGINE);
+    }
+
+    /** As {@link #validate(String, EngineCapabilities, String, boolean)}, for a table that may live in {@code scope}'s engines. */
+    public DdlVerdict validate(String sql, EngineCapabilities capabilities, String shard, boolean allowBlockingDdl,
+                               EngineScope scope) {
         requireNonNull(sql, "sql is null");
+        requireNonNull(scope, "scope is null");
         requireNonNull(capabilities, "capabilities is null");
         requireNonNull(shard, "shard is null");
         List<SqlToken> tokens;
@@ -92,22 +100,28 @@ public final class DdlValidator {
         }
         if (statement instanceof SQLCreateTableStatement create) {
             TableOptions options = TableOptions.of(create.getTableOptions(), normalized.tableOptions());
+            EngineClauses.Resolution engine = EngineClauses.resolve(sql, tokens, options, capabilities, shard, adapters);
+            if (scope == EngineScope.ANY_ENGINE && engine.refusal().isPresent()) {
+                return new DdlVerdict.Accepted(sql, false);
+            }
             Optional<DdlVerdict.Refused> refused = features(statement, capabilities, shard);
             if (refused.isPresent()) {
                 return refused.get();
             }
-            EngineClauses.Resolution engine = EngineClauses.resolve(sql, tokens, options, capabilities, shard, adapters);
             return engine.refusal().or(() -> TableOptionCheck.check(engine.options(), capabilities, shard))
                     .map(DdlVerdict.class::cast)
                     .orElseGet(() -> accepted(sql, engine.edits()));
         }
         if (statement instanceof SQLAlterTableStatement alter) {
             TableOptions options = TableOptions.of(alter.getTableOptions(), normalized.tableOptions());
+            EngineClauses.Resolution engine = EngineClauses.resolve(sql, tokens, options, capabilities, shard, adapters);
+            if (scope == EngineScope.ANY_ENGINE && engine.refusal().isPresent()) {
+                return new DdlVerdict.Accepted(sql, false);
+            }
             Optional<DdlVerdict.Refused> refused = features(statement, capabilities, shard);
             if (refused.isPresent()) {
                 return refused.get();
             }
-            EngineClauses.Resolution engine = EngineClauses.resolve(sql, tokens, options, capabilities, shard, adapters);
             refused = engine.refusal().or(() -> TableOptionCheck.check(engine.options(), capabilities, shard));
             if (refused.isPresent()) {
                 return refused.get();
@@ -141,6 +155,11 @@ public final class DdlValidator {
      * @param shards shard name to its capabilities, in the order to report refusals
      */
     public DdlFanOut validateAll(String sql, Map<String, EngineCapabilities> shards, boolean allowBlockingDdl) {
+        return validateAll(sql, shards, allowBlockingDdl, EngineScope.SHARD_ENGINE);
+    }
+
+    /** As {@link #validateAll(String, Map, boolean)}, for a table that may live in {@code scope}'s engines. */
+    public DdlFanOut validateAll(String sql, Map<String, EngineCapabilities> shards, boolean allowBlockingDdl, EngineScope scope) {
         requireNonNull(shards, "shards is null");
         if (shards.isEmpty()) {
             throw new IllegalArgumentException("no shards to check the statement against");
@@ -148,7 +167,7 @@ public final class DdlValidator {
         Map<String, String> statements = new LinkedHashMap<>();
         List<DdlVerdict.Refused> refusals = new ArrayList<>();
         shards.forEach((shard, capabilities) -> {
-            DdlVerdict verdict = validate(sql, capabilities, shard, allowBlockingDdl);
+            DdlVerdict verdict = validate(sql, capabilities, shard, allowBlockingDdl, scope);
             if (verdict instanceof DdlVerdict.Accepted accepted) {
                 statements.put(shard, accepted.sql());
             } else {

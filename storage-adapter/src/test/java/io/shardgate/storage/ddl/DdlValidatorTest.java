@@ -50,6 +50,23 @@ class DdlValidatorTest {
     }
 
     @Test
+    void aTableOfASchemaThatIsNotShardedMayLiveInAnyEngine() {
+        for (String engine : new String[] {"MyISAM", "Aria", "MEMORY", "CSV"}) {
+            String create = "CREATE TABLE t (id INT PRIMARY KEY, body TEXT, FULLTEXT (body)) ENGINE=" + engine;
+            assertThat(validator.validate(create, ROCKSDB, "s1", false, EngineScope.ANY_ENGINE))
+                    .as("unchanged and unchecked: MyRocks' rules are not a %s table's", engine)
+                    .isEqualTo(new DdlVerdict.Accepted(create, false));
+            String alter = "ALTER TABLE t ENGINE=" + engine;
+            assertThat(validator.validate(alter, INNODB, "s0", false, EngineScope.ANY_ENGINE)).isEqualTo(new DdlVerdict.Accepted(alter, false));
+            assertThat(validator.validate(create, ROCKSDB, "s1", false, EngineScope.SHARD_ENGINE)).isInstanceOf(DdlVerdict.Refused.class);
+        }
+        assertThat(validator.validate("CREATE TABLE t (id INT PRIMARY KEY, body TEXT, FULLTEXT (body))", ROCKSDB, "s1", false,
+                EngineScope.ANY_ENGINE)).as("no ENGINE=: the table is the shard's engine's").isInstanceOf(DdlVerdict.Refused.class);
+        assertThat(validator.validate("CREATE TABLE t (id INT PRIMARY KEY) ENGINE=InnoDB", ROCKSDB, "s1", false, EngineScope.ANY_ENGINE))
+                .isEqualTo(new DdlVerdict.Accepted("CREATE TABLE t (id INT PRIMARY KEY) ENGINE=ROCKSDB", true));
+    }
+
+    @Test
     void pageCompressionNeedsTheCurrentAlgorithmsProvider() {
         ServerFacts lz4 = FactsFixture.withVariable(FactsFixture.load(FactsFixture.PLAIN),
                 "innodb_compression_algorithm", "lz4");
