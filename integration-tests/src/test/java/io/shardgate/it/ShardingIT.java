@@ -57,7 +57,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ShardingIT {
     private static final Duration CATCH_UP = Duration.ofSeconds(60);
     private static final List<String> SHARDS = List.of("s0", "s1");
-    /** The issue's configuration, plus {@code events} (natively partitioned on each shard). */
+    /** The issue's configuration, plus {@code events} (natively partitioned on each shard) and the DDL test's t2 and t3. */
     private static final String CONFIG = """
             schemas:
               - name: shop
@@ -65,6 +65,8 @@ class ShardingIT {
                   customers: { shard_key: id, vindex: hash }
                   orders:    { shard_key: customer_id, vindex: hash }
                   events:    { shard_key: id, vindex: hash }
+                  t2:        { shard_key: id, vindex: hash }
+                  t3:        { shard_key: id, vindex: hash }
                   countries: { type: reference }
                   settings:  { type: unsharded, shard: s0 }
                 sequences:
