@@ -1,7 +1,10 @@
 package io.shardgate.router.planner;
 
 import io.shardgate.router.value.SqlValue;
+import io.shardgate.router.schema.Column;
 import io.shardgate.router.schema.ReferenceTable;
+import io.shardgate.router.schema.SchemaSnapshot;
+import io.shardgate.router.schema.TableColumns;
 import io.shardgate.router.schema.SchemaRules;
 import io.shardgate.router.schema.Sequence;
 import io.shardgate.router.schema.Shard;
@@ -17,6 +20,7 @@ import io.shardgate.router.vindex.RangeVindex;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The sharding schema of the planner tests: the issue's example on two shards, s0 ({@code -80}) and
@@ -61,5 +65,36 @@ final class ShopSchema {
                 List.of(new Sequence("customers", "id", "s0"), new Sequence("orders", "id", "s0")));
         return new ShardingSchema(List.of(new Shard("s0", KeyRange.parse("-80")), new Shard("s1", KeyRange.parse("80-"))),
                 List.of(shop));
+    }
+
+    /**
+     * The columns the planner tests' shards report: customers (id, name, country), orders (id, customer_id,
+     * total), order_items with a STORED generated column, users; tickets with its columns in another order
+     * on s1 than on s0 (a conflict); ledger and the others never loaded.
+     */
+    static SchemaSnapshot columns() {
+        TableColumns customers = table("customers", "id bigint(20)", "name varchar(64)", "country char(2)");
+        TableColumns orders = table("orders", "id bigint(20)", "customer_id bigint(20)", "total decimal(10,2)");
+        TableColumns items = new TableColumns("shop", "order_items", List.of(Column.of("id", 1, "bigint(20)"),
+                Column.of("customer_id", 2, "bigint(20)"), Column.of("qty", 3, "int(11)"), Column.of("price", 4, "decimal(10,2)"),
+                new Column("total", 5, "decimal(10,2)", Optional.empty(), Column.Generated.STORED, Optional.empty(), false)));
+        TableColumns users = table("users", "email varchar(128)", "name varchar(64)");
+        SchemaSnapshot snapshot = SchemaSnapshot.empty(List.of("s0", "s1"));
+        for (String shard : List.of("s0", "s1")) {
+            snapshot = snapshot.withShard(shard, List.of("shop"), List.of(customers, orders, items, users,
+                    shard.equals("s0") ? table("tickets", "id bigint(20)", "customer_id varchar(32)", "what int(11)")
+                            : table("tickets", "id bigint(20)", "what int(11)", "customer_id varchar(32)")));
+        }
+        return snapshot;
+    }
+
+    /** A table of shop whose columns are "name type" in order. */
+    private static TableColumns table(String name, String... columns) {
+        List<Column> list = new java.util.ArrayList<>();
+        for (String column : columns) {
+            String[] parts = column.split(" ");
+            list.add(Column.of(parts[0], list.size() + 1, parts[1]));
+        }
+        return new TableColumns("shop", name, list);
     }
 }
