@@ -292,6 +292,7 @@ public final class ShardedSession {
                     synchronized (this) {
                         warnings = found;
                     }
+                    deployment.afterDdl();
                 }
             }
             if (implicit) {
