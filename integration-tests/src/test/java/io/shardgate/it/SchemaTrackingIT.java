@@ -38,7 +38,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * INSERT without a column list, INSERT ... SET, REPLACE and ON DUPLICATE KEY UPDATE land each row on
  * its shard; a table altered through the proxy is read again at once; a dump of an unsharded server
  * loads through the mariadb CLI; a shard altered behind the proxy's back is reported. Shards s0
- * (InnoDB) and s1 (MyRocks); {@code ref} is an unsharded server the dump comes from (not in the config).
+ * (InnoDB) and s1 (MyRocks, which has no generated columns: the router's golden cases cover those); {@code ref}
+ * is an unsharded server the dump comes from (not in the config).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -49,8 +50,6 @@ class SchemaTrackingIT {
         "CREATE TABLE shop.customers (id BIGINT PRIMARY KEY, name VARCHAR(64), country CHAR(2), created DATE)",
         "CREATE TABLE shop.orders (id BIGINT PRIMARY KEY, customer_id BIGINT, amount DECIMAL(10,2), status VARCHAR(16),"
                 + " placed DATETIME, KEY (customer_id))",
-        "CREATE TABLE shop.items (id BIGINT PRIMARY KEY, customer_id BIGINT, qty INT, price DECIMAL(10,2),"
-                + " total DECIMAL(12,2) AS (qty * price) VIRTUAL)",
         "CREATE TABLE shop.countries (code CHAR(2) PRIMARY KEY, name VARCHAR(64))",
     };
     private static final String CONFIG = """
@@ -59,7 +58,6 @@ class SchemaTrackingIT {
                 tables:
                   customers: { shard_key: id, vindex: hash }
                   orders:    { shard_key: customer_id, vindex: hash }
-                  items:     { shard_key: customer_id, vindex: hash }
                   notes:     { shard_key: id, vindex: hash }
                   countries: { type: reference }
             schema_tracking: { check_interval_ms: 300 }
@@ -104,7 +102,6 @@ class SchemaTrackingIT {
             statement.executeUpdate("REPLACE INTO customers VALUES (1, 'replaced', 'DE', '2024-01-01'), (5, 'new', 'GB', NULL)");
             statement.executeUpdate("REPLACE customers SET id = 6, name = 'replace set'");
             statement.executeUpdate("INSERT INTO customers VALUES (2, 'dup', NULL, NULL) ON DUPLICATE KEY UPDATE name = 'odku'");
-            statement.executeUpdate("INSERT INTO items VALUES (1, 3, 2, 4.50, DEFAULT)");
             assertThatThrownBy(() -> statement.executeUpdate("INSERT INTO customers VALUES (3, 'x', NULL, NULL) ON DUPLICATE KEY UPDATE id = 7"))
                     .isInstanceOf(SQLException.class).hasMessageContaining("changing the shard key shop.customers.id")
                     .extracting(e -> ((SQLException) e).getErrorCode()).isEqualTo(1235);
@@ -142,7 +139,6 @@ class SchemaTrackingIT {
             assertOnShard("customers", "id", id, "prepared " + id);
         }
         assertThat(primaries.get(shardOf(11)).queryString("SELECT amount FROM shop.orders WHERE id = 100")).isEqualTo("9.75");
-        assertThat(primaries.get(shardOf(3)).queryString("SELECT total FROM shop.items WHERE id = 1")).isEqualTo("9.00");
         assertThat(primaries.get(shardOf(1)).queryString("SELECT name FROM shop.customers WHERE id = 1")).isEqualTo("replaced");
     }
 
@@ -161,6 +157,7 @@ class SchemaTrackingIT {
         try (Connection connection = client(""); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE notes (id BIGINT PRIMARY KEY, body VARCHAR(64))");
             statement.executeUpdate("INSERT INTO notes VALUES (1, 'two columns'), (2, 'two columns')");
+            statement.execute("SET SESSION shardgate_allow_blocking_ddl = ON"); // a MyRocks shard adds a column with a copy
             statement.execute("ALTER TABLE notes ADD COLUMN author VARCHAR(32)");
             statement.executeUpdate("INSERT INTO notes VALUES (3, 'three columns', 'me'), (4, 'three columns', 'you')");
             assertThatThrownBy(() -> statement.executeUpdate("INSERT INTO notes VALUES (5, 'the old count')"))
@@ -187,7 +184,9 @@ class SchemaTrackingIT {
         Path dump = Files.createTempFile("shop-dump", ".sql");
         try {
             Cli.Result dumped = Cli.run(List.of("mariadb-dump", "-h127.0.0.1", "-P" + oracle.port(), "-u" + topology.accounts().user(),
-                    "-p" + topology.accounts().password(), "--no-create-info", "--skip-extended-insert=false", "--skip-add-locks",
+                    "-p" + topology.accounts().password(), "--no-create-info", "--skip-extended-insert=false",
+                    // A sharded deployment refuses LOCK TABLES (1235), and the DDL guard ALTER ... DISABLE KEYS (1846).
+                    "--skip-add-locks", "--skip-disable-keys",
                     "shop", "customers", "orders", "countries"), null, 120);
             assertThat(dumped.status()).as("mariadb-dump: %s", dumped.stderr()).isZero();
             assertThat(dumped.stdout()).contains("INSERT INTO `customers` VALUES (101,");
