@@ -125,14 +125,10 @@ final class InsertPlanner {
                 SelectClauses.Span span = layout.values().get(r).get(v);
                 Tokens.Fragment text = tokens.fragment(span.start(), span.end());
                 InsertValue.Written written = new InsertValue.Written(text.text(), text.parameters(), Literals.of(values.get(v)));
-                if (v == sequenceIndex) {
-                    // DEFAULT in a sequence-fed column draws the next value, as it takes the next AUTO_INCREMENT value.
-                    row.add(new InsertValue.FromSequence(values.get(v) instanceof SQLDefaultExpr ? Optional.empty() : Optional.of(written)));
-                }
-                else {
-                    row.add(written);
-                }
-                if (v == keyIndex && written.value().isEmpty()) {
+                // DEFAULT in a sequence-fed column draws the next value, as it takes the next AUTO_INCREMENT value.
+                boolean drawsByDefault = v == sequenceIndex && values.get(v) instanceof SQLDefaultExpr;
+                row.add(v != sequenceIndex ? written : new InsertValue.FromSequence(drawsByDefault ? Optional.empty() : Optional.of(written)));
+                if (v == keyIndex && written.value().isEmpty() && !drawsByDefault) {
                     throw ErrorCode.UNSUPPORTED.exception("a shard key value that is an expression: " + rule.shardKey() + " = "
                             + text.text());
                 }
