@@ -91,6 +91,11 @@ public final class ShardedDeployment implements AutoCloseable {
         return schema;
     }
 
+    /** What the deployment knows of its tables' columns, per shard: the rows of {@code SHOW SHARDGATE SCHEMA}. */
+    public SchemaReport schemaReport() {
+        return new SchemaReport(columns);
+    }
+
     /** A DDL statement ran on the shards (or failed on some): the tables' columns are read again before it answers. */
     void afterDdl() {
         columns.reloadAll();
