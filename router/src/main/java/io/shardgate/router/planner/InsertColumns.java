@@ -21,6 +21,10 @@ final class InsertColumns {
     static List<String> implicit(PlanContext context, PlacedTable table, List<List<SQLExpr>> rows) {
         TableColumns columns = known(context, table);
         for (int r = 0; r < rows.size(); r++) {
+            if (rows.get(r).isEmpty()) {
+                // VALUES (): every column's default, the shard key's too, which Shardgate cannot know.
+                throw ErrorCode.UNSUPPORTED.exception("a row of defaults (VALUES ()) in an INSERT into sharded table " + table.qualified());
+            }
             if (rows.get(r).size() != columns.columns().size()) {
                 throw ErrorCode.COLUMN_COUNT_MISMATCH.exception(r + 1);
             }

@@ -62,6 +62,8 @@ class InsertColumnsTest {
                 "  s1: INSERT INTO order_items VALUES (1, DEFAULT, 4, 2)");
         assertThatThrownBy(() -> plan(snapshot, "INSERT INTO order_items VALUES (1, 4, 2)"))
                 .hasMessage("Column count doesn't match value count at row 1");
+        assertThatThrownBy(() -> plan(snapshot, "INSERT INTO order_items VALUES ()"))
+                .hasMessage("Shardgate does not support a row of defaults (VALUES ()) in an INSERT into sharded table shop.order_items");
     }
 
     @Test
