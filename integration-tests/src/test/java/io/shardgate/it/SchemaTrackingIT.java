@@ -142,6 +142,39 @@ class SchemaTrackingIT {
         assertThat(primaries.get(shardOf(1)).queryString("SELECT name FROM shop.customers WHERE id = 1")).isEqualTo("replaced");
     }
 
+    /**
+     * Loaders' batches without a column list: PyMySQL's executemany and MySQL Connector/J's rewritten batch both
+     * send {@code INSERT INTO customers VALUES (...),(...)}, each row of which must land on its shard.
+     */
+    @Test
+    @Order(2)
+    void batchesOfPyMySqlAndMySqlConnectorJWithoutAColumnListLandOnTheirShards() throws Exception {
+        String script = """
+                import pymysql, sys
+                c = pymysql.connect(host='127.0.0.1', port=int(sys.argv[1]), user='app', password='app', database='shop', autocommit=True)
+                cur = c.cursor()
+                print(cur.executemany("INSERT INTO customers VALUES (%s, %s, %s, %s)",
+                                      [(i, 'py %d' % i, 'NZ', '2024-02-29') for i in range(20, 60)]))
+                """;
+        Cli.Result result = Cli.run(List.of("/usr/bin/python3", "-c", script, Integer.toString(proxy.port())), null, 120);
+        assertThat(result.status()).as(result.stderr()).isZero();
+        assertThat(result.stdout()).isEqualTo("40\n");
+        try (Connection connection = proxy.mysql("shop", "rewriteBatchedStatements=true");
+             PreparedStatement insert = connection.prepareStatement("INSERT INTO customers VALUES (?, ?, ?, ?)")) {
+            for (long id = 60; id < 100; id++) {
+                insert.setLong(1, id);
+                insert.setString(2, "batch " + id);
+                insert.setString(3, "AU");
+                insert.setString(4, "2024-03-01");
+                insert.addBatch();
+            }
+            insert.executeBatch();
+        }
+        for (long id = 20; id < 100; id++) {
+            assertOnShard("customers", "id", id, (id < 60 ? "py " : "batch ") + id);
+        }
+    }
+
     /** The row of {@code table} whose {@code key} is {@code value} is on its key's shard only, with {@code name}. */
     private void assertOnShard(String table, String key, long value, String name) {
         String home = shardOf(value);
@@ -152,7 +185,7 @@ class SchemaTrackingIT {
     }
 
     @Test
-    @Order(2)
+    @Order(3)
     void aTableCreatedAndAlteredThroughTheProxyTakesAnInsertWithItsNewColumnsAtOnce() throws Exception {
         try (Connection connection = client(""); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE notes (id BIGINT PRIMARY KEY, body VARCHAR(64))");
@@ -170,7 +203,7 @@ class SchemaTrackingIT {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void aDumpOfAnUnshardedServerLoadsThroughTheMariadbCliEveryRowOnItsShard() throws Exception {
         List<String> load = new ArrayList<>();
         ShopData.customers().stream().filter(c -> c.id() > 100).forEach(c -> load.add(c.values()));
@@ -239,7 +272,7 @@ class SchemaTrackingIT {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void aShardAlteredBehindTheProxysBackIsReportedAndItsImplicitColumnListRefused() throws Exception {
         primaries.get("s1").execute("ALTER TABLE shop.notes ADD COLUMN sneaky INT");
         HttpClient http = HttpClient.newHttpClient();
