@@ -165,7 +165,6 @@ public final class ShardgateProxy implements AutoCloseable {
         return new ShardBackends(shard.name(), primary, replicas, monitor, health);
     }
 
-    /** The configured PEM pair, or a self-signed certificate made now; TLS 1.2 and 1.3 only. */
     /** The admin API's JSON endpoints; {@code /api/v1/schema} (the tables' columns per shard) in a sharded deployment. */
     private static Map<String, java.util.function.Supplier<String>> jsonEndpoints(BackendReport report, EngineHealth health,
                                                                                  Optional<ShardingRuntime> sharding) {
@@ -176,6 +175,7 @@ public final class ShardgateProxy implements AutoCloseable {
         return endpoints;
     }
 
+    /** The configured PEM pair, or a self-signed certificate made now; TLS 1.2 and 1.3 only. */
     private static SslContext tls(ShardgateConfig config, SecureRandom random) {
         try {
             TlsMaterial material = config.tls().certificate().isPresent()
