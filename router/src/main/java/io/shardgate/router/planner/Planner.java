@@ -31,7 +31,9 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Turns a statement of a client session into a {@link Plan} for a sharded deployment. Pure: no I/O,
- * no state besides the immutable sharding schema, safe to share between threads.
+ * no state besides the immutable sharding schema and the tables' columns it reads from a
+ * {@link ColumnCatalog} (a plan of an INSERT without a column list depends on them), safe to share
+ * between threads.
  *
  * <p>A plan does not depend on parameter values: a prepared statement is planned once with its
  * {@code ?} placeholders and each execution binds them ({@link Plan#open}); routing by a parameter is
