@@ -120,6 +120,8 @@ public enum ErrorCode {
             "DDL failed on some shards and succeeded on others; the message names both and carries the first shard's own error."),
     WRONG_PARAMETER_COUNT(1210, "HY000", "Incorrect arguments to EXECUTE: expected %d parameters, got %d",
             "Fewer or more parameters bound than the prepared statement has placeholders."),
+    COLUMN_COUNT_MISMATCH(1136, "21S01", "Column count doesn't match value count at row %d",
+            "A row of an INSERT without a column list into a sharded table has another number of values than the table has columns."),
     // DDL refusals (storage adapters): %1$s the shard, %2$s the engine, %3$s the clause, %4$s a detail.
     FOREIGN_KEY_UNSUPPORTED(1235, "42000", "Shard %1$s (%2$s) does not support foreign keys: %3$s",
             "A FOREIGN KEY or an inline REFERENCES on an engine without foreign keys. MyRocks refuses the"

@@ -43,6 +43,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import io.shardgate.proxy.sharding.SchemaReport;
 import io.shardgate.proxy.sharding.ShardingRuntime;
 import java.util.Map;
 import java.util.Optional;
@@ -125,7 +126,7 @@ public final class ShardgateProxy implements AutoCloseable {
             ShardgateProxy[] holder = new ShardgateProxy[1];
             AdminServer admin = AdminServer.start(transport, boss, config.admin().listen(), config.admin().token(),
                     registry, () -> holder[0] != null && holder[0].serving.get(),
-                    Map.of("/api/v1/replicas", report::replicasJson, "/shards", health::shardsJson),
+                    jsonEndpoints(report, health, sharding),
                     Map.of("/api/v1/queries", digestReport::json), digestMetrics::refresh);
             ShardgateProxy proxy = new ShardgateProxy(transport, boss, workers, all, sharding, frontend, admin, monitoring);
             proxy.report = report;
@@ -162,6 +163,16 @@ public final class ShardgateProxy implements AutoCloseable {
             monitor.start(server -> monitoring.loop(server.host(), server.port()));
         }
         return new ShardBackends(shard.name(), primary, replicas, monitor, health);
+    }
+
+    /** The admin API's JSON endpoints; {@code /api/v1/schema} (the tables' columns per shard) in a sharded deployment. */
+    private static Map<String, java.util.function.Supplier<String>> jsonEndpoints(BackendReport report, EngineHealth health,
+                                                                                 Optional<ShardingRuntime> sharding) {
+        Map<String, java.util.function.Supplier<String>> endpoints = new LinkedHashMap<>();
+        endpoints.put("/api/v1/replicas", report::replicasJson);
+        endpoints.put("/shards", health::shardsJson);
+        sharding.ifPresent(runtime -> endpoints.put("/api/v1/schema", new SchemaReport(runtime.columns())::json));
+        return endpoints;
     }
 
     /** The configured PEM pair, or a self-signed certificate made now; TLS 1.2 and 1.3 only. */

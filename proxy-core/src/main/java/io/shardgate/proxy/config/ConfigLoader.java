@@ -59,7 +59,7 @@ public final class ConfigLoader {
             throw new ConfigException("config: the file is empty");
         }
         root.requireObject(Set.of("listen", "admin", "server_version", "users", "backend_user", "shards", "limits",
-                "tls", "allow_local_infile", "routing", "schemas", "transactions", "health", "digests"));
+                "tls", "allow_local_infile", "routing", "schemas", "transactions", "health", "digests", "schema_tracking"));
         // Sections are read in file-documentation order, so the first error reported is the first one a reader meets.
         HostPort listen = listen(root.get("listen"), 3307);
         ShardgateConfig.AdminConfig admin = admin(root.get("admin"));
@@ -75,7 +75,14 @@ public final class ConfigLoader {
                 ShardingConfigParser.parse(root.get("schemas"), root.get("shards"), shards),
                 transactions(root.get("transactions"), shards),
                 health(root.get("health")),
-                digests(root.get("digests")));
+                digests(root.get("digests")),
+                schemaTracking(root.get("schema_tracking")));
+    }
+
+    private static SchemaTrackingConfig schemaTracking(ConfigNode node) {
+        node.requireObject(Set.of("check_interval_ms"));
+        return new SchemaTrackingConfig(Duration.ofMillis(node.get("check_interval_ms").longValue(
+                SchemaTrackingConfig.DEFAULTS.checkInterval().toMillis(), 0, 86_400_000)));
     }
 
     private static DigestsConfig digests(ConfigNode node) {

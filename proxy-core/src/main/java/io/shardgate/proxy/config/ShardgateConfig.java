@@ -21,12 +21,14 @@ import static java.util.Objects.requireNonNull;
  * @param transactions  how a transaction writing to several shards commits
  * @param health        how backend health is judged
  * @param digests       query digest statistics
+ * @param schemaTracking how the tables' columns are kept current (sharded deployments)
  */
 public record ShardgateConfig(HostPort listen, AdminConfig admin, String serverVersion, List<UserConfig> users,
                               BackendUser backendUser, List<ShardConfig> shards, LimitsConfig limits, TlsConfig tls,
                               boolean allowLocalInfile, RoutingConfig routing,
                               java.util.Optional<io.shardgate.router.schema.ShardingSchema> sharding,
-                              TransactionsConfig transactions, HealthConfig health, DigestsConfig digests) {
+                              TransactionsConfig transactions, HealthConfig health, DigestsConfig digests,
+                              SchemaTrackingConfig schemaTracking) {
     public ShardgateConfig {
         requireNonNull(listen, "listen is null");
         requireNonNull(admin, "admin is null");
@@ -41,6 +43,17 @@ public record ShardgateConfig(HostPort listen, AdminConfig admin, String serverV
         requireNonNull(transactions, "transactions is null");
         requireNonNull(health, "health is null");
         requireNonNull(digests, "digests is null");
+        requireNonNull(schemaTracking, "schemaTracking is null");
+    }
+
+    /** A config with the default schema tracking. */
+    public ShardgateConfig(HostPort listen, AdminConfig admin, String serverVersion, List<UserConfig> users,
+                           BackendUser backendUser, List<ShardConfig> shards, LimitsConfig limits, TlsConfig tls,
+                           boolean allowLocalInfile, RoutingConfig routing,
+                           java.util.Optional<io.shardgate.router.schema.ShardingSchema> sharding,
+                           TransactionsConfig transactions, HealthConfig health, DigestsConfig digests) {
+        this(listen, admin, serverVersion, users, backendUser, shards, limits, tls, allowLocalInfile, routing, sharding,
+                transactions, health, digests, SchemaTrackingConfig.DEFAULTS);
     }
 
     /** A config with the default digest statistics. */

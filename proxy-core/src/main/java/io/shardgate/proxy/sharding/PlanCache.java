@@ -23,6 +23,10 @@ import static java.util.Objects.requireNonNull;
  * {@link #MAX_CACHED_LENGTH} chars with no {@code ?} is planned every time and not kept: a multi-row
  * INSERT is rarely repeated word for word, and 4,096 of them with their plans would fill the heap (a
  * long one with placeholders may be a prepared statement executed again and again: it is kept).
+ *
+ * <p>Plans depend on the tables' columns as well (an INSERT without a column list): when they change,
+ * {@link #invalidate()} drops every plan. Keys carry the generation read before planning, so a plan made
+ * from the old columns while they changed is never found again.
  */
 final class PlanCache {
     /** Longer statements without a {@code ?} (multi-row INSERTs of a load, mostly) are planned each time, never kept. */
@@ -32,8 +36,9 @@ final class PlanCache {
     private final Map<Key, Plan> plans = new ConcurrentHashMap<>();
     private final AtomicReferenceArray<Key> ring;
     private final AtomicLong inserts = new AtomicLong();
+    private final AtomicLong generation = new AtomicLong();
 
-    private record Key(String schema, String sql) {
+    private record Key(long generation, String schema, String sql) {
     }
 
     PlanCache(Planner planner, int capacity) {
@@ -51,7 +56,7 @@ final class PlanCache {
             // (A long statement with placeholders may be a prepared one, executed again and again: it is cached.)
             return planner.plan(sql, schema == null || schema.isEmpty() ? null : schema);
         }
-        Key key = new Key(schema == null ? "" : schema, sql);
+        Key key = new Key(generation.get(), schema == null ? "" : schema, sql);
         Plan cached = plans.get(key);
         if (cached != null) {
             return cached;
@@ -64,6 +69,12 @@ final class PlanCache {
             }
         }
         return plan;
+    }
+
+    /** The tables' columns changed: no plan made before is used again. */
+    void invalidate() {
+        generation.incrementAndGet();
+        plans.clear();
     }
 
     /** How many plans are cached now. */

@@ -41,18 +41,23 @@ public final class ShardedDeployment implements AutoCloseable {
     private final XaTransactions xa;
     private final ColumnCollations collations;
     private final ReplicaRead replicaRead;
+    private final SchemaTracker columns;
 
     public ShardedDeployment(ShardingSchema schema, List<ShardBackends> shards, SequenceSource sequences, XaTransactions xa,
                              TransactionsConfig transactions, RoutingConfig routing, long maxBufferedRows, int maxSessions) {
-        this(schema, shards, sequences, xa, ColumnCollations.asReported(), transactions, routing, maxBufferedRows, maxSessions);
+        this(schema, shards, sequences, xa, ColumnCollations.asReported(), transactions, routing, maxBufferedRows, maxSessions,
+                new SchemaTracker(schema, (shard, schemas) -> List.of()));
     }
 
+    /** {@code columns}: the tables' columns, which the planner reads; when they change, the cached plans are dropped. */
     ShardedDeployment(ShardingSchema schema, List<ShardBackends> shards, SequenceSource sequences, XaTransactions xa,
                       ColumnCollations collations, TransactionsConfig transactions, RoutingConfig routing, long maxBufferedRows,
-                      int maxSessions) {
+                      int maxSessions, SchemaTracker columns) {
         this.collations = collations;
         this.schema = requireNonNull(schema, "schema is null");
-        this.plans = new PlanCache(new Planner(schema), 4096);
+        this.columns = requireNonNull(columns, "columns is null");
+        this.plans = new PlanCache(new Planner(schema, columns), 4096);
+        columns.onChange(plans::invalidate);
         Map<String, ShardBackends> byName = new LinkedHashMap<>();
         for (ShardBackends shard : shards) {
             byName.put(shard.shard(), shard);
@@ -84,6 +89,16 @@ public final class ShardedDeployment implements AutoCloseable {
 
     public ShardingSchema schema() {
         return schema;
+    }
+
+    /** What the deployment knows of its tables' columns, per shard: the rows of {@code SHOW SHARDGATE SCHEMA}. */
+    public SchemaReport schemaReport() {
+        return new SchemaReport(columns);
+    }
+
+    /** A DDL statement ran on the shards (or failed on some): the tables' columns are read again before it answers. */
+    void afterDdl() {
+        columns.reloadAll();
     }
 
     ShardBackends shard(String name) {

@@ -305,6 +305,9 @@ public final class ShardedSession {
                 synchronized (this) {
                     warnings = found;
                 }
+                if (request.ddl()) {
+                    deployment.afterDdl();
+                }
             }
             if (implicit) {
                 transaction.commit();

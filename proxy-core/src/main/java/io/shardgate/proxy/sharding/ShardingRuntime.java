@@ -40,13 +40,15 @@ public final class ShardingRuntime implements AutoCloseable {
     private final SequenceAllocator sequences;
     private final List<java.util.concurrent.ExecutorService> threads;
     private final ShardedDeployment deployment;
+    private final SchemaTracker columns;
 
     private ShardingRuntime(ControlPlane controlPlane, SequenceAllocator sequences, List<java.util.concurrent.ExecutorService> threads,
-                            ShardedDeployment deployment) {
+                            ShardedDeployment deployment, SchemaTracker columns) {
         this.controlPlane = controlPlane;
         this.sequences = sequences;
         this.threads = threads;
         this.deployment = deployment;
+        this.columns = columns;
     }
 
     public static ShardingRuntime start(ShardgateConfig config, ShardingSchema schema, List<ShardBackends> shards) {
@@ -56,6 +58,7 @@ public final class ShardingRuntime implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
+        SchemaTracker columns = new SchemaTracker(schema, new InformationSchemaColumns(controlPlane::dataSource));
         java.util.concurrent.ExecutorService decisionWork = Executors.newCachedThreadPool(task -> {
             Thread thread = new Thread(task, "shardgate-xa-decisions");
             thread.setDaemon(true);
@@ -70,13 +73,15 @@ public final class ShardingRuntime implements AutoCloseable {
             recover(recovery);
             recoveryLoop.scheduleWithFixedDelay(() -> recover(recovery), RECOVERY_INTERVAL.toMillis(), RECOVERY_INTERVAL.toMillis(),
                     TimeUnit.MILLISECONDS);
+            columns.start(config.schemaTracking().checkInterval());
             String catalogShard = schema.shardNames().get(0);
             ShardedDeployment deployment = new ShardedDeployment(schema, shards, sequences,
                     new CoordinatedXa(coordinator, new GlobalTransactionIds()),
                     new ColumnCollations(() -> controlPlane.dataSource(catalogShard)), config.transactions(), config.routing(),
-                    config.limits().maxBufferedRows(), config.limits().maxClientConnections());
-            return new ShardingRuntime(controlPlane, sequences, List.of(recoveryLoop, decisionWork), deployment);
+                    config.limits().maxBufferedRows(), config.limits().maxClientConnections(), columns);
+            return new ShardingRuntime(controlPlane, sequences, List.of(recoveryLoop, decisionWork), deployment, columns);
         } catch (RuntimeException e) {
+            columns.close();
             decisionWork.shutdownNow();
             recoveryLoop.shutdownNow();
             controlPlane.close();
@@ -86,6 +91,11 @@ public final class ShardingRuntime implements AutoCloseable {
 
     public ShardedDeployment deployment() {
         return deployment;
+    }
+
+    /** The tables' columns as the shards report them, and what differs between shards. */
+    public SchemaTracker columns() {
+        return columns;
     }
 
     private static void recover(XaRecovery recovery) {
@@ -128,6 +138,7 @@ public final class ShardingRuntime implements AutoCloseable {
     @Override
     public void close() {
         deployment.close();
+        columns.close();
         threads.forEach(java.util.concurrent.ExecutorService::shutdownNow);
         sequences.close();
         controlPlane.close();

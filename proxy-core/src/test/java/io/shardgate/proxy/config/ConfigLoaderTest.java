@@ -214,11 +214,25 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void schemaTrackingItsDefaultAndErrors() {
+        assertThat(new ConfigLoader().parse(MINIMAL).schemaTracking()).isEqualTo(SchemaTrackingConfig.DEFAULTS);
+        assertThat(SchemaTrackingConfig.DEFAULTS).isEqualTo(new SchemaTrackingConfig(java.time.Duration.ofSeconds(60)));
+        assertThat(new ConfigLoader().parse(MINIMAL + "schema_tracking: { check_interval_ms: 2500 }\n").schemaTracking())
+                .isEqualTo(new SchemaTrackingConfig(java.time.Duration.ofMillis(2500)));
+        assertThat(new ConfigLoader().parse(MINIMAL + "schema_tracking: { check_interval_ms: 0 }\n").schemaTracking().checkInterval())
+                .as("0: no periodic check").isZero();
+        assertThatThrownBy(() -> new ConfigLoader().parse(MINIMAL + "schema_tracking: { check_interval_ms: -1 }\n"))
+                .hasMessageStartingWith("schema_tracking.check_interval_ms: -1 is out of range");
+        assertThatThrownBy(() -> new ConfigLoader().parse(MINIMAL + "schema_tracking: { interval: 5 }\n"))
+                .hasMessage("schema_tracking.interval: unknown key (expected one of: check_interval_ms)");
+    }
+
+    @Test
     void errorsNameTheKey() {
         assertThatThrownBy(() -> loader.parse(MINIMAL + "lsten: { port: 1 }\n"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("lsten: unknown key (expected one of: admin, allow_local_infile, backend_user, digests, health, limits, listen, "
-                        + "routing, schemas, server_version, shards, tls, transactions, users)");
+                        + "routing, schema_tracking, schemas, server_version, shards, tls, transactions, users)");
         assertThatThrownBy(() -> loader.parse(MINIMAL.replace("127.0.0.1:24001", "localhost")))
                 .hasMessage("shards[0].primary: expected HOST:PORT, got 'localhost'");
         assertThatThrownBy(() -> loader.parse(MINIMAL.replace("name: s0", "name: s0\n    engine: myisam")))

@@ -44,6 +44,17 @@ class PlanCacheTest {
     }
 
     @Test
+    void invalidatingDropsEveryPlanSoTheNextLookupPlansAgain() {
+        PlanCache cache = new PlanCache(planner, 4);
+        Plan before = cache.plan("SELECT c FROM sbtest1 WHERE id = ?", "sbtest");
+        cache.invalidate();
+        assertThat(cache.size()).isZero();
+        Plan after = cache.plan("SELECT c FROM sbtest1 WHERE id = ?", "sbtest");
+        assertThat(after).isNotSameAs(before);
+        assertThat(cache.plan("SELECT c FROM sbtest1 WHERE id = ?", "sbtest")).isSameAs(after);
+    }
+
+    @Test
     void aLongStatementIsPlannedButNotKept() {
         PlanCache cache = new PlanCache(planner, 8);
         StringBuilder insert = new StringBuilder("INSERT INTO sbtest1 (id, c) VALUES (1, 'x')");

@@ -4,6 +4,7 @@ import com.alibaba.druid.sql.ast.SQLExpr;
 import com.alibaba.druid.sql.ast.SQLObject;
 import com.alibaba.druid.sql.ast.SQLStatement;
 import com.alibaba.druid.sql.ast.expr.SQLBinaryOpExpr;
+import com.alibaba.druid.sql.ast.expr.SQLDefaultExpr;
 import com.alibaba.druid.sql.ast.expr.SQLIdentifierExpr;
 import com.alibaba.druid.sql.ast.expr.SQLPropertyExpr;
 import com.alibaba.druid.sql.ast.statement.SQLAssignItem;
@@ -28,9 +29,10 @@ import java.util.Set;
 
 /**
  * Plans INSERT and REPLACE. Into a sharded table the rows are split by shard ({@link InsertSplit}):
- * every row needs a literal or {@code ?} shard key (or one from the table's sequence), a column list
- * is required, and ON DUPLICATE KEY UPDATE may not assign the shard key. {@code INSERT ... SET} is
- * sent as the equivalent {@code (columns) VALUES (...)}. Into an unsharded table the statement goes
+ * every row needs a literal or {@code ?} shard key (or one from the table's sequence), and ON DUPLICATE
+ * KEY UPDATE may not assign the shard key. Without a column list the table's own columns, as the shards
+ * reported them ({@link InsertColumns}), say where the shard key is; the rows are still sent as written.
+ * {@code INSERT ... SET} is sent as the equivalent {@code (columns) VALUES (...)}. Into an unsharded table the statement goes
  * whole to its shard; into a reference table, to every shard.
  */
 final class InsertPlanner {
@@ -92,10 +94,9 @@ final class InsertPlanner {
     private PlanNode split(Parts parts, TableUse target, Optional<List<String>> named, SqlRewriter rewriter) {
         ShardedTable rule = target.table().shardedRule();
         String qualified = target.table().qualified();
-        if (parts.columns().isEmpty()) {
-            throw ErrorCode.UNSUPPORTED.exception("INSERT into sharded table " + qualified + " without a column list");
-        }
-        List<String> columns = parts.columns().stream().map(InsertPlanner::columnName).toList();
+        boolean implicit = parts.columns().isEmpty();
+        List<String> columns = implicit ? InsertColumns.implicit(context, target.table(), parts.rows())
+                : parts.columns().stream().map(InsertPlanner::columnName).toList();
         for (SQLExpr assignment : parts.onDuplicate()) {
             if (assignment instanceof SQLBinaryOpExpr binary && rule.isShardKey(columnName(binary.getLeft()))) {
                 throw ErrorCode.SHARD_KEY_CHANGE.exception(qualified + "." + rule.shardKey());
@@ -104,7 +105,7 @@ final class InsertPlanner {
         Optional<Sequence> sequence = context.schema().schema(target.table().schema()).flatMap(s -> s.sequence(target.table().name()));
         int sequenceIndex = sequence.map(s -> indexOf(columns, s.column())).orElse(-1);
         int keyIndex = indexOf(columns, rule.shardKey());
-        boolean appendSequence = sequence.isPresent() && sequenceIndex < 0;
+        boolean appendSequence = sequence.isPresent() && sequenceIndex < 0 && !implicit;
         if (keyIndex < 0 && !(appendSequence && rule.isShardKey(sequence.get().column()))) {
             throw ErrorCode.UNSUPPORTED.exception("INSERT into sharded table " + qualified + " without a value for its shard key "
                     + rule.shardKey());
@@ -124,8 +125,10 @@ final class InsertPlanner {
                 SelectClauses.Span span = layout.values().get(r).get(v);
                 Tokens.Fragment text = tokens.fragment(span.start(), span.end());
                 InsertValue.Written written = new InsertValue.Written(text.text(), text.parameters(), Literals.of(values.get(v)));
-                row.add(v == sequenceIndex ? new InsertValue.FromSequence(Optional.of(written)) : written);
-                if (v == keyIndex && written.value().isEmpty()) {
+                // DEFAULT in a sequence-fed column draws the next value, as it takes the next AUTO_INCREMENT value.
+                boolean drawsByDefault = v == sequenceIndex && values.get(v) instanceof SQLDefaultExpr;
+                row.add(v != sequenceIndex ? written : new InsertValue.FromSequence(drawsByDefault ? Optional.empty() : Optional.of(written)));
+                if (v == keyIndex && written.value().isEmpty() && !drawsByDefault) {
                     throw ErrorCode.UNSUPPORTED.exception("a shard key value that is an expression: " + rule.shardKey() + " = "
                             + text.text());
                 }
@@ -253,7 +256,7 @@ final class InsertPlanner {
                 }
                 open = close + 2;
             }
-            if (close < 0 || columnListEnd < 0) {
+            if (close < 0) {
                 throw unsupported();
             }
             int suffixStart = tokens.get(close).end();

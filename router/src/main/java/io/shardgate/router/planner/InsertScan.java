@@ -7,6 +7,7 @@ import io.shardgate.router.plan.InsertValue;
 import io.shardgate.router.plan.ValueSource;
 import io.shardgate.router.schema.Sequence;
 import io.shardgate.router.schema.ShardedTable;
+import io.shardgate.router.schema.TableColumns;
 import io.shardgate.router.value.SqlValue;
 
 import java.util.ArrayList;
@@ -15,7 +16,8 @@ import java.util.Optional;
 
 /**
  * The bulk-load shape of INSERT planned from its tokens alone, without Druid: {@code INSERT [IGNORE]
- * [INTO] [schema.]table (columns) VALUES (row), (row), ...} into a sharded table where every value is a
+ * [INTO] [schema.]table [(columns)] VALUES (row), (row), ...} into a sharded table (without a column list:
+ * one whose columns the catalog knows, as a dump writes it) where every value is a
  * plain literal and the shard key (and a sequence-fed column) is one that routes without evaluation.
  * Each row keeps its exact text, so its shard's statement is the client's prefix, that shard's row
  * tuples copied as written, and the client's trailing text. Anything else (a parameter, an expression,
@@ -59,6 +61,12 @@ final class InsertScan {
             schemaName = tableName;
             at += 2;
             tableName = name(at);
+        }
+        if (tableName != null && (tokens.isWord(at + 1, "VALUES") || tokens.isWord(at + 1, "VALUE"))) {
+            PlacedTable table = context.resolver().resolve(schemaName == null ? null : Names.plain(schemaName), Names.plain(tableName));
+            Optional<List<String>> implicit = table.sharded() ? InsertColumns.ifKnown(context, table).map(TableColumns::names)
+                    : Optional.empty();
+            return implicit.isEmpty() ? Optional.empty() : rows(at + 2, table, implicit.get());
         }
         if (tableName == null || !tokens.isOperator(at + 1, '(')) {
             return Optional.empty();

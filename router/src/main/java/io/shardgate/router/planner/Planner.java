@@ -21,6 +21,7 @@ import io.shardgate.router.plan.RouteVariant;
 import io.shardgate.router.plan.ShardSelection;
 import io.shardgate.router.plan.ShardSql;
 import io.shardgate.router.plan.StaticRows;
+import io.shardgate.router.schema.ColumnCatalog;
 import io.shardgate.router.schema.ShardingSchema;
 
 import java.util.List;
@@ -29,7 +30,9 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Turns a statement of a client session into a {@link Plan} for a sharded deployment. Pure: no I/O,
- * no state besides the immutable sharding schema, safe to share between threads.
+ * no state besides the immutable sharding schema and the tables' columns it reads from a
+ * {@link ColumnCatalog} (a plan of an INSERT without a column list depends on them), safe to share
+ * between threads.
  *
  * <p>A plan does not depend on parameter values: a prepared statement is planned once with its
  * {@code ?} placeholders and each execution binds them ({@link Plan#open}); routing by a parameter is
@@ -42,10 +45,18 @@ import static java.util.Objects.requireNonNull;
  */
 public final class Planner {
     private final ShardingSchema schema;
+    private final ColumnCatalog columns;
     private final StatementClassifier classifier = new StatementClassifier();
 
+    /** A planner that knows no table's columns (an INSERT without a column list into a sharded table is refused). */
     public Planner(ShardingSchema schema) {
+        this(schema, ColumnCatalog.NONE);
+    }
+
+    /** {@code columns}: the tables' columns, read without I/O at each planning (an INSERT without a column list needs them). */
+    public Planner(ShardingSchema schema, ColumnCatalog columns) {
         this.schema = requireNonNull(schema, "schema is null");
+        this.columns = requireNonNull(columns, "columns is null");
     }
 
     /**
@@ -77,7 +88,7 @@ public final class Planner {
     private PlanNode root(Tokens tokens, String currentSchema) {
         if (tokens.isWord(0, "INSERT") || tokens.isWord(0, "REPLACE")) {
             // A bulk load's many-row INSERT of literals is planned from its tokens: no parse of its 100 KB.
-            PlanContext context = new PlanContext(schema, new TableResolver(schema, currentSchema), tokens, Role.PRIMARY);
+            PlanContext context = new PlanContext(schema, new TableResolver(schema, currentSchema), tokens, Role.PRIMARY, columns);
             java.util.Optional<io.shardgate.router.plan.InsertSplit> split = new InsertScan(context).plan();
             if (split.isPresent()) {
                 return split.get();
@@ -95,7 +106,7 @@ public final class Planner {
         }
         Role role = kind == StatementClass.READ ? Role.REPLICA : Role.PRIMARY;
         SQLStatement statement = parse(tokens.sql());
-        PlanContext context = new PlanContext(schema, new TableResolver(schema, currentSchema), tokens, role);
+        PlanContext context = new PlanContext(schema, new TableResolver(schema, currentSchema), tokens, role, columns);
         if (statement instanceof SQLSelectStatement select) {
             try {
                 return new SelectPlanner(context).plan(select);

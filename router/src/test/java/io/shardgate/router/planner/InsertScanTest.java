@@ -29,7 +29,7 @@ class InsertScanTest {
     private final ShardingSchema schema = ShopSchema.create();
 
     private PlanContext context(String sql) {
-        return new PlanContext(schema, new TableResolver(schema, "shop"), Tokens.of(sql), Role.PRIMARY);
+        return new PlanContext(schema, new TableResolver(schema, "shop"), Tokens.of(sql), Role.PRIMARY, io.shardgate.router.schema.ColumnCatalog.NONE);
     }
 
     private Optional<InsertSplit> scan(String sql) {
@@ -88,6 +88,22 @@ class InsertScanTest {
                 "s1: INSERT INTO sbtest1 (id,k,c,pad) VALUES (1,2,'),(3,4','q'), (4,TRUE,N'national',0b11) # end",
                 "s0: INSERT INTO sbtest1 (id,k,c,pad) VALUES (2,-3,'it''s a \\\\ back\\'slash',NULL), (3, /* inside */ 0x1F, X'0A0b', b'101') # end",
                 "affected 2");
+    }
+
+    @Test
+    void aDumpsInsertWithoutColumnListIsScannedWhenTheColumnsAreKnownAndSendsWhatTheParsedPathSends() {
+        String sql = "INSERT INTO `orders` VALUES (10, 4, 1.50, 'paid', 'fr', 'c', NULL, '2024-01-01'),\n(11, 2, '2.5', NULL, NULL, NULL, NULL, NULL),\n"
+                + "(12, 1, NULL, 'open', 'us', 'c', 0.5, NULL)";
+        PlanContext known = new PlanContext(schema, new TableResolver(schema, "shop"), Tokens.of(sql), Role.PRIMARY, ShopSchema.columns());
+        InsertSplit fast = new InsertScan(known).plan().orElseThrow(() -> new AssertionError("not scanned: " + sql));
+        SQLStatement statement = new MySqlStatementParser(sql).parseStatementList().get(0);
+        assertThat(sent(fast)).isEqualTo(sent(new InsertPlanner(known).plan(statement))).containsExactlyInAnyOrder(
+                "s1: INSERT INTO `orders` VALUES (10, 4, 1.50, 'paid', 'fr', 'c', NULL, '2024-01-01'), (12, 1, NULL, 'open', 'us', 'c', 0.5, NULL)",
+                "s0: INSERT INTO `orders` VALUES (11, 2, '2.5', NULL, NULL, NULL, NULL, NULL)", "affected 2");
+        assertThat(new Planner(schema, ShopSchema.columns()).plan(sql, "shop").root()).as("the planner takes the scan").isEqualTo(fast);
+        assertThat(scan(sql)).as("columns unknown: left to the parsed path, which refuses it").isEmpty();
+        assertThat(new InsertScan(new PlanContext(schema, new TableResolver(schema, "shop"), Tokens.of("INSERT INTO orders VALUES (10, 4)"),
+                Role.PRIMARY, ShopSchema.columns())).plan()).as("a row short of a value").isEmpty();
     }
 
     @Test

@@ -19,7 +19,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Runs every case of {@code planner/*.txt} against {@link ShopSchema}: the plan as EXPLAIN SHARDGATE
+ * Runs every case of {@code planner/*.txt} against {@link ShopSchema} (and its {@linkplain ShopSchema#columns() columns}): the plan as EXPLAIN SHARDGATE
  * prints it, or the error as {@code ERROR errno (SQLSTATE): message}.
  *
  * <p>File format: {@code ##} lines are comments; {@code @schema NAME} (or {@code @schema -} for none)
@@ -35,7 +35,7 @@ class PlannerGoldenTest {
             "unsupported.txt");
     private static final Path DIRECTORY = Path.of("src/test/resources/planner");
 
-    private final Planner planner = new Planner(ShopSchema.create());
+    private final Planner planner = new Planner(ShopSchema.create(), ShopSchema.columns());
 
     record Case(String file, int line, String schema, String sql, List<String> expected) {
     }

@@ -1,7 +1,10 @@
 package io.shardgate.router.planner;
 
 import io.shardgate.router.value.SqlValue;
+import io.shardgate.router.schema.Column;
 import io.shardgate.router.schema.ReferenceTable;
+import io.shardgate.router.schema.SchemaSnapshot;
+import io.shardgate.router.schema.TableColumns;
 import io.shardgate.router.schema.SchemaRules;
 import io.shardgate.router.schema.Sequence;
 import io.shardgate.router.schema.Shard;
@@ -61,5 +64,37 @@ final class ShopSchema {
                 List.of(new Sequence("customers", "id", "s0"), new Sequence("orders", "id", "s0")));
         return new ShardingSchema(List.of(new Shard("s0", KeyRange.parse("-80")), new Shard("s1", KeyRange.parse("80-"))),
                 List.of(shop));
+    }
+
+    /**
+     * The columns the shards report for the tables of {@link #create()}: those GoldenCorpusIT creates on its
+     * shards, so that a golden INSERT without a column list gets the same answer there.
+     */
+    static SchemaSnapshot columns() {
+        String referenceColumns = "code char(3),name varchar(64),eu tinyint(4),currency char(3),orders int(11),vat decimal(5,2),id bigint(20)";
+        List<TableColumns> tables = List.of(
+                table("customers", "id bigint(20),name varchar(64),city varchar(64),country char(2),status varchar(16),visits int(11),"
+                        + "created_at datetime"),
+                table("orders", "id bigint(20),customer_id bigint(20),total decimal(10,2),status varchar(16),country char(2),c varchar(64),"
+                        + "vat decimal(5,2),created_at datetime"),
+                table("order_items", "id bigint(20),customer_id bigint(20),order_id bigint(20),qty int(11)"),
+                table("users", "id bigint(20),email varchar(128),name varchar(64)"),
+                table("tickets", "id bigint(20),customer_id varchar(32)"),
+                table("events", "id bigint(20),region varchar(8),what int(11)"),
+                table("ledger", "id bigint(20),account_id bigint(20),amount decimal(10,2)"),
+                table("sbtest1", "id int(11),k int(11),c char(120),pad char(60)"),
+                table("countries", referenceColumns),
+                table("currencies", referenceColumns));
+        return SchemaSnapshot.empty(List.of("s0", "s1")).withShard("s0", List.of("shop"), tables).withShard("s1", List.of("shop"), tables);
+    }
+
+    /** A table of shop whose columns are "name type", comma-separated, in order. */
+    static TableColumns table(String name, String columns) {
+        List<Column> list = new java.util.ArrayList<>();
+        for (String column : columns.split(",(?=[a-z_]+ )")) {
+            String[] parts = column.split(" ");
+            list.add(Column.of(parts[0], list.size() + 1, parts[1]));
+        }
+        return new TableColumns("shop", name, list);
     }
 }
