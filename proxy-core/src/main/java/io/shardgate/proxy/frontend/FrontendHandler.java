@@ -224,9 +224,11 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Comm
     private void command(MySqlPacket packet) {
         Command command = Command.of(packet.header());
         context.metrics().command(command);
+        session.activity().start(command, System.nanoTime());
         commands.executor(command).execute(packet);
         if (!busy) {
             digests.end(); // answered at once: a statement the proxy answered itself ends here
+            idle();
         }
     }
 
@@ -272,8 +274,16 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Comm
     @Override
     public void commandDone() {
         digests.end();
+        idle();
         busy = false;
         drainQueue();
+    }
+
+    /** The session sleeps between commands (SHOW PROCESSLIST); none while COM_CHANGE_USER authenticates. */
+    private void idle() {
+        if (session != null) {
+            session.activity().idle(System.nanoTime());
+        }
     }
 
     private void drainQueue() {

@@ -24,12 +24,14 @@ final class QueryExecutor implements CommandExecutor {
     private final StatementClassifier classifier;
     private final DdlGate ddlGate;
     private final OwnStatements own;
+    private final ProcessListStatements processList;
 
     QueryExecutor(CommandScope scope, StatementClassifier classifier, DdlGate ddlGate, OwnStatements own) {
         this.scope = scope;
         this.classifier = classifier;
         this.ddlGate = ddlGate;
         this.own = own;
+        this.processList = new ProcessListStatements(scope);
     }
 
     @Override
@@ -39,12 +41,16 @@ final class QueryExecutor implements CommandExecutor {
         // Read in the client's character set, losslessly; the packet itself goes on unchanged unless rewritten.
         ClientCharset charset = session.clientCharset();
         String sql = StatementText.of(charset, packet);
+        session.activity().statement(sql);
         session.digests().start(sql, session.noBackslashEscapes(), session.schema());
         if (own.answer(sql)) {
             packet.release();
             return;
         }
         Classification classification = classifier.classify(sql);
+        if (processList.answer(packet, sql, classification)) {
+            return;
+        }
         LocalResultSet ddlWarnings = sharded == null ? null : sharded.ddlWarnings(sql, classification);
         if (ddlWarnings != null) {
             packet.release();
