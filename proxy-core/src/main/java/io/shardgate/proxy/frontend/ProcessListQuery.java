@@ -101,6 +101,11 @@ final class ProcessListQuery {
         return edits.isEmpty() ? null : QueryRewriter.apply(sql, edits);
     }
 
+    /** Whether {@code sql} reads the process list (SHOW or the information_schema table). */
+    static boolean reads(String sql, boolean noBackslashEscapes, String schema) {
+        return show(sql) != null || rewrite(sql, noBackslashEscapes, schema, List::of) != null;
+    }
+
     /** A token of the statement: {@code name} is an identifier's upper-case name (null for other tokens). */
     private record Token(TokenType type, int start, int end, String name, char operator) {
         static List<Token> all(String sql, boolean noBackslashEscapes) {
