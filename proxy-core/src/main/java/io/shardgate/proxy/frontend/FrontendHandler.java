@@ -243,6 +243,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Comm
     /** After a command: the session lets go of its backend connection unless it must hold it, then runs the next. */
     @Override
     public void afterCommand() {
+        idle(); // the client has its answer: what follows here is the proxy's own bookkeeping
         if (session == null) {
             commandDone();
             return;

@@ -35,7 +35,7 @@ final class ProcessListQuery {
     private static final String COLUMNS = "ID BIGINT(4) PATH '$[0]', USER VARCHAR(128) CHARACTER SET utf8mb4 PATH '$[1]',"
             + " HOST VARCHAR(64) CHARACTER SET utf8mb4 PATH '$[2]', DB VARCHAR(64) CHARACTER SET utf8mb4 PATH '$[3]',"
             + " COMMAND VARCHAR(16) CHARACTER SET utf8mb4 PATH '$[4]', TIME INT(7) PATH '$[5]',"
-            + " STATE VARCHAR(64) CHARACTER SET utf8mb4 PATH '$[6]', INFO LONGTEXT CHARACTER SET utf8mb4 PATH '$[7]',"
+            + " STATE VARCHAR(64) CHARACTER SET utf8mb4 PATH '$[6]', INFO MEDIUMTEXT CHARACTER SET utf8mb4 PATH '$[7]',"
             + " TIME_MS DECIMAL(22,3) PATH '$[8]', STAGE TINYINT(2) PATH '$[9]', MAX_STAGE TINYINT(2) PATH '$[9]',"
             + " PROGRESS DECIMAL(7,3) PATH '$[9]', MEMORY_USED BIGINT(7) PATH '$[9]', MAX_MEMORY_USED BIGINT(7) PATH '$[9]',"
             + " EXAMINED_ROWS INT(7) PATH '$[9]', QUERY_ID BIGINT(4) PATH '$[9]', INFO_BINARY BLOB PATH '$[7]', TID BIGINT(4) PATH '$[9]'";

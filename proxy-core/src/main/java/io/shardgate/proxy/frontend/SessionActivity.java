@@ -30,8 +30,11 @@ final class SessionActivity {
         this.info = sql;
     }
 
-    /** The command ended: the session sleeps. */
+    /** The command ended (its answer is sent): the session sleeps, from the first call on. */
     void idle(long nowNanos) {
+        if (command == null && info == null) {
+            return;
+        }
         this.command = null;
         this.info = null;
         this.sinceNanos = nowNanos;

@@ -221,6 +221,21 @@ class ProcessListStatementsTest {
         assertThat(forwarded).containsExactly("SELECT * FROM information_schema.TABLES");
     }
 
+    @Test
+    void aPreparedReadOfTheProcessListIsRefusedNotSentToABackend() {
+        for (String sql : List.of("SELECT ID FROM information_schema.PROCESSLIST WHERE ID = ?", "SHOW PROCESSLIST")) {
+            ByteBuf payload = Unpooled.buffer().writeByte(Command.STMT_PREPARE.code()).writeBytes(sql.getBytes(StandardCharsets.UTF_8));
+            channels.get(0).writeInbound(new MySqlPacket(0, payload));
+            MySqlPacket answer = channels.get(0).readOutbound();
+            assertThat(answer.header()).as("ERR").isEqualTo(0xFF);
+            io.shardgate.proxy.protocol.ErrPacket error = io.shardgate.proxy.protocol.ErrPacket.decode(answer.payload());
+            answer.release();
+            assertThat(error.errno()).isEqualTo(1235);
+            assertThat(error.message()).contains("process list in a prepared statement");
+        }
+        assertThat(forwarded).isEmpty();
+    }
+
     /** Ends each forwarded statement with an OK, unless held; records the statement's text. */
     private final class Runner implements StatementRunner {
         private final java.util.function.Supplier<FrontendHandler> scope;
