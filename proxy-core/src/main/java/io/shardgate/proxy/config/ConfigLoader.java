@@ -59,7 +59,7 @@ public final class ConfigLoader {
             throw new ConfigException("config: the file is empty");
         }
         root.requireObject(Set.of("listen", "admin", "server_version", "users", "backend_user", "shards", "limits",
-                "tls", "allow_local_infile", "routing", "schemas", "transactions", "health", "digests"));
+                "tls", "allow_local_infile", "routing", "schemas", "transactions", "health", "digests", "ddl"));
         // Sections are read in file-documentation order, so the first error reported is the first one a reader meets.
         HostPort listen = listen(root.get("listen"), 3307);
         ShardgateConfig.AdminConfig admin = admin(root.get("admin"));
@@ -75,7 +75,15 @@ public final class ConfigLoader {
                 ShardingConfigParser.parse(root.get("schemas"), root.get("shards"), shards),
                 transactions(root.get("transactions"), shards),
                 health(root.get("health")),
-                digests(root.get("digests")));
+                digests(root.get("digests")),
+                ddl(root.get("ddl")));
+    }
+
+    private static DdlConfig ddl(ConfigNode node) {
+        node.requireObject(Set.of("blocking_max_rows", "blocking_max_bytes"));
+        DdlConfig d = DdlConfig.DEFAULTS;
+        return new DdlConfig(node.get("blocking_max_rows").longValue(d.blockingMaxRows(), 0, Long.MAX_VALUE),
+                node.get("blocking_max_bytes").longValue(d.blockingMaxBytes(), 0, Long.MAX_VALUE));
     }
 
     private static DigestsConfig digests(ConfigNode node) {

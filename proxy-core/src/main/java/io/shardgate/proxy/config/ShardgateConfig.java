@@ -21,12 +21,13 @@ import static java.util.Objects.requireNonNull;
  * @param transactions  how a transaction writing to several shards commits
  * @param health        how backend health is judged
  * @param digests       query digest statistics
+ * @param ddl           when a DDL that blocks writes runs without the session's flag
  */
 public record ShardgateConfig(HostPort listen, AdminConfig admin, String serverVersion, List<UserConfig> users,
                               BackendUser backendUser, List<ShardConfig> shards, LimitsConfig limits, TlsConfig tls,
                               boolean allowLocalInfile, RoutingConfig routing,
                               java.util.Optional<io.shardgate.router.schema.ShardingSchema> sharding,
-                              TransactionsConfig transactions, HealthConfig health, DigestsConfig digests) {
+                              TransactionsConfig transactions, HealthConfig health, DigestsConfig digests, DdlConfig ddl) {
     public ShardgateConfig {
         requireNonNull(listen, "listen is null");
         requireNonNull(admin, "admin is null");
@@ -41,6 +42,17 @@ public record ShardgateConfig(HostPort listen, AdminConfig admin, String serverV
         requireNonNull(transactions, "transactions is null");
         requireNonNull(health, "health is null");
         requireNonNull(digests, "digests is null");
+        requireNonNull(ddl, "ddl is null");
+    }
+
+    /** A config with the default bounds for blocking DDL. */
+    public ShardgateConfig(HostPort listen, AdminConfig admin, String serverVersion, List<UserConfig> users,
+                           BackendUser backendUser, List<ShardConfig> shards, LimitsConfig limits, TlsConfig tls,
+                           boolean allowLocalInfile, RoutingConfig routing,
+                           java.util.Optional<io.shardgate.router.schema.ShardingSchema> sharding,
+                           TransactionsConfig transactions, HealthConfig health, DigestsConfig digests) {
+        this(listen, admin, serverVersion, users, backendUser, shards, limits, tls, allowLocalInfile, routing, sharding,
+                transactions, health, digests, DdlConfig.DEFAULTS);
     }
 
     /** A config with the default digest statistics. */

@@ -25,6 +25,7 @@ final class QueryExecutor implements CommandExecutor {
     private final DdlGate ddlGate;
     private final OwnStatements own;
     private final ProcessListStatements processList;
+    private final DdlCost ddlCost;
 
     QueryExecutor(CommandScope scope, StatementClassifier classifier, DdlGate ddlGate, OwnStatements own) {
         this.scope = scope;
@@ -32,6 +33,7 @@ final class QueryExecutor implements CommandExecutor {
         this.ddlGate = ddlGate;
         this.own = own;
         this.processList = new ProcessListStatements(scope);
+        this.ddlCost = new DdlCost(scope.context().config().ddl(), PoolTableSizes.of(scope.context()));
     }
 
     @Override
@@ -64,9 +66,47 @@ final class QueryExecutor implements CommandExecutor {
             scope.writeOk(1);
             return;
         }
+        DdlGate.Outcome ddl = null;
+        if (classification.statementClass() == StatementClass.WRITE) {
+            ddl = ddlGate.check(sql, session.allowBlockingDdl());
+            if (ddl != null && ddl.bySize() != null && StatementText.exact(charset, packet, sql)) {
+                bySize(packet, sql, classification, ddl);
+                return;
+            }
+        }
+        run(packet, sql, classification, ddl);
+    }
+
+    /**
+     * A DDL refused only because it blocks writes: it runs as allowed when its table is small (read
+     * from the shards without blocking the loop), else the refusal says how large it is.
+     */
+    private void bySize(MySqlPacket packet, String sql, Classification classification, DdlGate.Outcome ddl) {
+        scope.busy();
+        ClientSession session = scope.session();
+        ddlCost.check(sql, session.schema(), ddl.refusal(), ddl.bySize(), scope.ctx().channel().eventLoop())
+                .whenComplete((refusal, error) -> scope.onLoop(() -> {
+                    if (scope.session() != session) {
+                        packet.release(); // the client is gone
+                        scope.commandDone();
+                    } else if (error != null || refusal != null) {
+                        packet.release();
+                        scope.writeError(1, error != null ? ddl.refusal() : refusal);
+                        scope.commandDone();
+                    } else {
+                        // Exact text (checked before): what follows hands the statement on, never answers at once.
+                        run(packet, sql, classification, ddl.bySize().allowed());
+                    }
+                }));
+    }
+
+    /** The statement after the DDL gate ({@code ddl} null when it did not check it): refused, edited, or sent on. */
+    private void run(MySqlPacket packet, String sql, Classification classification, DdlGate.Outcome ddl) {
+        ClientSession session = scope.session();
+        ShardedCommands sharded = scope.sharded();
+        ClientCharset charset = session.clientCharset();
         Map<String, String> ddlStatements = Map.of();
         if (classification.statementClass() == StatementClass.WRITE) {
-            DdlGate.Outcome ddl = ddlGate.check(sql, session.allowBlockingDdl());
             if (ddl != null) {
                 ddlStatements = ddl.perShard();
             }

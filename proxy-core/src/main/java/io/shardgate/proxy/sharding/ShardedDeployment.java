@@ -86,7 +86,8 @@ public final class ShardedDeployment implements AutoCloseable {
         return schema;
     }
 
-    ShardBackends shard(String name) {
+    /** The backends of shard {@code name}. */
+    public ShardBackends shard(String name) {
         ShardBackends backends = shards.get(name);
         if (backends == null) {
             throw new IllegalStateException("no backends for shard " + name);
