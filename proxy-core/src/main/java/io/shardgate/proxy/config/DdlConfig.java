@@ -12,8 +12,9 @@ package io.shardgate.proxy.config;
  * docs/engines.md). 15,000 rows lets sysbench's default 10,000-row tables through with room for
  * InnoDB's estimate; 4 MiB is about as much InnoDB data as 15,000 such rows.
  *
- * @param blockingMaxRows  the largest TABLE_ROWS a blocking DDL runs on without the session flag (0: none)
- * @param blockingMaxBytes the largest DATA_LENGTH + INDEX_LENGTH a blocking DDL runs on without the flag
+ * @param blockingMaxRows  the largest TABLE_ROWS a blocking DDL runs on without the session flag (0: every
+ *                         blocking DDL needs the flag, whatever the size)
+ * @param blockingMaxBytes the largest DATA_LENGTH + INDEX_LENGTH a blocking DDL runs on without the flag (0: as above)
  */
 public record DdlConfig(long blockingMaxRows, long blockingMaxBytes) {
     public static final DdlConfig DEFAULTS = new DdlConfig(15_000, 4L * 1024 * 1024);

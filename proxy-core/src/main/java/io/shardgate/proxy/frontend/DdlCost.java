@@ -19,7 +19,8 @@ import java.util.concurrent.CompletableFuture;
  * only because it blocks writes runs without {@code shardgate_allow_blocking_ddl} when, on every
  * shard where it blocks, the table is small by the engine's own statistics: at most
  * {@code ddl.blocking_max_rows} rows and {@code ddl.blocking_max_bytes} bytes of data and indexes
- * ({@link DdlConfig}). Above either bound it is refused with the table's size and the bounds.
+ * ({@link DdlConfig}). Above either bound it is refused with the table's size and the bounds. A bound
+ * of 0 turns this off: every blocking DDL needs the session's consent.
  *
  * <p>Statistics are estimates (InnoDB samples; MyRocks counts its memtable's rows but reports no bytes
  * for them until a flush), good enough to tell ten thousand rows from a million. A statement whose
@@ -51,7 +52,7 @@ final class DdlCost {
     CompletableFuture<ErrPacket> check(String sql, String currentSchema, ErrPacket refusal, DdlGate.BlockingOnly blocking,
                                        EventLoop loop) {
         Optional<Table> table = table(sql);
-        if (table.isEmpty() || (table.get().schema() == null && (currentSchema == null || currentSchema.isEmpty()))) {
+        if (bounds.blockingMaxRows() == 0 || bounds.blockingMaxBytes() == 0 || table.isEmpty() || (table.get().schema() == null && (currentSchema == null || currentSchema.isEmpty()))) {
             return CompletableFuture.completedFuture(refusal);
         }
         String schema = table.get().schema() == null ? currentSchema : table.get().schema();

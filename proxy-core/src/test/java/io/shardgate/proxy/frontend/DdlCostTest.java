@@ -91,12 +91,14 @@ class DdlCostTest {
     }
 
     @Test
-    void zeroBoundsKeepEveryRefusal() {
+    void aZeroBoundKeepsEveryRefusalWithoutAskingTheShards() {
         FakeSizes sizes = new FakeSizes();
-        sizes.sizes.put("s0", new TableSizes.Size(1, 16384));
-        ErrPacket verdict = new DdlCost(new DdlConfig(0, 0), sizes).check("ALTER TABLE t ADD c INT", "sb", REFUSAL, blocking("s0"), null).join();
-        assertThat(verdict.errno()).isEqualTo(1846);
-        assertThat(verdict.message()).contains("above the 0 rows or 0 bytes");
+        sizes.sizes.put("s0", new TableSizes.Size(0, 0));
+        for (DdlConfig bounds : List.of(new DdlConfig(0, 100), new DdlConfig(100, 0))) {
+            assertThat(new DdlCost(bounds, sizes).check("ALTER TABLE t ADD c INT", "sb", REFUSAL, blocking("s0"), null).join())
+                    .isSameAs(REFUSAL);
+        }
+        assertThat(sizes.asked).isEmpty();
     }
 
     @Test
