@@ -262,6 +262,13 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Comm
         }
     }
 
+    @Override
+    public void runFirst(List<MySqlPacket> commands) {
+        for (int i = commands.size() - 1; i >= 0; i--) {
+            queued.addFirst(commands.get(i));
+        }
+    }
+
     /** Runs on this connection's event loop: inline when already there (the common case), else as a task. */
     @Override
     public void onLoop(Runnable action) {

@@ -10,7 +10,13 @@ import io.shardgate.router.classify.StatementClassifier;
 import io.shardgate.router.classify.TemporaryTable;
 import io.shardgate.router.classify.TransactionKind;
 
+import io.netty.channel.ChannelPipeline;
+import io.shardgate.proxy.protocol.Capabilities;
+
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * COM_QUERY: Shardgate's own statements are answered here; SET TRANSACTION for the next
@@ -26,6 +32,8 @@ final class QueryExecutor implements CommandExecutor {
     private final OwnStatements own;
     private final ProcessListStatements processList;
     private final DdlCost ddlCost;
+    /** The multi-statement whose statements are running, one command each; null when none. */
+    private MultiResultWriter batch;
 
     QueryExecutor(CommandScope scope, StatementClassifier classifier, DdlGate ddlGate, OwnStatements own) {
         this.scope = scope;
@@ -38,6 +46,14 @@ final class QueryExecutor implements CommandExecutor {
 
     @Override
     public void execute(MySqlPacket packet) {
+        if (batch != null && batch.take(packet)) {
+            boolean skipped = batch.failed(); // an earlier statement of the batch failed: this one does not run
+            batch = batch.done() ? null : batch;
+            if (skipped) {
+                packet.release();
+                return;
+            }
+        }
         ClientSession session = scope.session();
         ShardedCommands sharded = scope.sharded();
         // Read in the client's character set, losslessly; the packet itself goes on unchanged unless rewritten.
@@ -51,6 +67,9 @@ final class QueryExecutor implements CommandExecutor {
         }
         Classification classification = classifier.classify(sql);
         if (processList.answer(packet, sql, classification)) {
+            return;
+        }
+        if (sharded != null && classification.multiStatement() && ShardedCommands.planned(classification) && split(packet, sql)) {
             return;
         }
         LocalResultSet ddlWarnings = sharded == null ? null : sharded.ddlWarnings(sql, classification);
@@ -75,6 +94,47 @@ final class QueryExecutor implements CommandExecutor {
             }
         }
         run(packet, sql, classification, ddl);
+    }
+
+    /**
+     * A multi-statement in a sharded deployment, from a client that allows them: each statement runs in
+     * turn as a command of its own through the one statement path, answered as one multi-result
+     * response ({@link MultiResultWriter}). False (the packet untouched) when it cannot be split.
+     */
+    private boolean split(MySqlPacket packet, String sql) {
+        ClientSession session = scope.session();
+        ClientCharset charset = session.clientCharset();
+        if (!Capabilities.has(session.capabilities(), Capabilities.CLIENT_MULTI_STATEMENTS)) {
+            return false;
+        }
+        Optional<List<String>> statements = MultiStatements.split(sql, session.noBackslashEscapes());
+        if (statements.isEmpty() || !StatementText.exact(charset, packet, sql)) {
+            return false;
+        }
+        List<MySqlPacket> packets = new ArrayList<>();
+        try {
+            for (String statement : statements.get()) {
+                packets.add(MySqlPacket.command(Command.QUERY, charset.encode(statement)));
+            }
+        } catch (ClientCharset.UnmappableTextException e) {
+            packets.forEach(MySqlPacket::release);
+            return false;
+        }
+        packet.release();
+        batch = new MultiResultWriter(packets, Capabilities.has(session.capabilities(), Capabilities.CLIENT_DEPRECATE_EOF));
+        ChannelPipeline pipeline = scope.ctx().pipeline();
+        if (pipeline.get(MultiResultWriter.NAME) != null) {
+            pipeline.remove(MultiResultWriter.NAME);
+        }
+        if (pipeline.get("encoder") != null) {
+            pipeline.addBefore("encoder", MultiResultWriter.NAME, batch); // sees the encoded frames
+        } else {
+            pipeline.addFirst(MultiResultWriter.NAME, batch);
+        }
+        scope.runFirst(packets);
+        scope.busy();
+        scope.commandDone(); // the statements run now, in order
+        return true;
     }
 
     /**
