@@ -83,6 +83,9 @@ class ShardedSessionIT {
             assertThat(results(s, "SELECT COUNT(*) FROM items WHERE id IN (4, 5)")).as("the batch stopped at the error")
                     .containsExactly("1");
             assertThat(results(s, "SELECT 42")).as("the connection goes on").containsExactly("42");
+            assertThat(results(s, "BEGIN; INSERT INTO items (id, v) VALUES (6, 60), (7, 70); COMMIT; SELECT COUNT(*) FROM items"))
+                    .as("a transaction across shards inside a batch").containsExactly("#0", "#2", "#0", "6");
+            assertThat(results(s, "DELETE FROM items WHERE id IN (6, 7)")).containsExactly("#2");
         }
         try (Connection c = proxy.mysql("ms", "sslMode=DISABLED&allowMultiQueries=true"); Statement s = c.createStatement()) {
             assertThat(results(s, "SELECT 1; SELECT COUNT(*) FROM items; DELETE FROM items WHERE id = 4"))
