@@ -140,7 +140,7 @@ public enum ErrorCode {
                     + " and the session has not allowed blocking DDL (SET SESSION shardgate_allow_blocking_ddl = ON)."),
     BLOCKING_DDL_LARGE_TABLE(1846, "0A000",
             "%s is not supported. Reason: it blocks writes on shard %s (%s) for the whole operation, and table %s there"
-                    + " holds about %s rows and %s bytes: above the %s rows or %s bytes up to which blocking DDL runs"
+                    + " holds %s rows and about %s bytes: above the %s rows or %s bytes up to which blocking DDL runs"
                     + " without the session's consent (ddl.blocking_max_rows, ddl.blocking_max_bytes). Try %s",
             "The ALTER or CREATE INDEX would block writes and the table is larger, by the engine's own statistics"
                     + " (information_schema.TABLES), than the configured bounds for blocking DDL; below both it runs"

@@ -22,9 +22,11 @@ import java.util.concurrent.CompletableFuture;
  * ({@link DdlConfig}). Above either bound it is refused with the table's size and the bounds. A bound
  * of 0 turns this off: every blocking DDL needs the session's consent.
  *
- * <p>Statistics are estimates (InnoDB samples; MyRocks counts its memtable's rows but reports no bytes
- * for them until a flush), good enough to tell ten thousand rows from a million. A statement whose
- * table Shardgate cannot name, or whose size cannot be read, keeps its refusal.
+ * <p>Statistics are estimates and lag writes (MyRocks caches its memtable's row count for a minute and
+ * reports no bytes for it until a flush; InnoDB recalculates in the background), so the rows are at
+ * least what a count that stops just above the row bound finds: a freshly loaded table is never taken
+ * for an empty one. A statement whose table Shardgate cannot name, or whose size cannot be read, keeps
+ * its refusal.
  */
 final class DdlCost {
     static final String ALLOW_BLOCKING = "SET SESSION shardgate_allow_blocking_ddl = ON";
@@ -62,7 +64,7 @@ final class DdlCost {
         }
         CompletableFuture<Map<String, TableSizes.Size>> read;
         try {
-            read = sizes.of(shards, schema, table.get().name(), loop);
+            read = sizes.of(shards, schema, table.get().name(), bounds.blockingMaxRows() + 1, loop);
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture(refusal);
         }
@@ -77,8 +79,10 @@ final class DdlCost {
             if (size == null || size.rows() > bounds.blockingMaxRows() || size.bytes() > bounds.blockingMaxBytes()) {
                 long rows = size == null ? -1 : size.rows();
                 long bytes = size == null ? -1 : size.bytes();
+                // Rows one above the bound are the bounded count's: the statistics had fewer.
+                String rowsText = rows == bounds.blockingMaxRows() + 1 ? "more than " + bounds.blockingMaxRows() : "about " + rows;
                 return ErrPacket.of(ErrorCode.BLOCKING_DDL_LARGE_TABLE, refused.clause(), refused.shard(),
-                        refused.engine().serverName(), table, rows, bytes, bounds.blockingMaxRows(), bounds.blockingMaxBytes(),
+                        refused.engine().serverName(), table, rowsText, bytes, bounds.blockingMaxRows(), bounds.blockingMaxBytes(),
                         ALLOW_BLOCKING);
             }
         }

@@ -2,7 +2,6 @@ package io.shardgate.proxy.frontend;
 
 import io.netty.channel.EventLoop;
 import io.shardgate.proxy.backend.BackendPool;
-import io.shardgate.proxy.backend.TextResult;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -32,12 +31,15 @@ final class PoolTableSizes implements TableSizes {
     }
 
     @Override
-    public CompletableFuture<Map<String, Size>> of(List<String> shards, String schema, String table, EventLoop loop) {
-        String sql = "SELECT IFNULL(TABLE_ROWS, 0), IFNULL(DATA_LENGTH, 0) + IFNULL(INDEX_LENGTH, 0) FROM information_schema.TABLES"
+    public CompletableFuture<Map<String, Size>> of(List<String> shards, String schema, String table, long countUpTo, EventLoop loop) {
+        String stats = "SELECT IFNULL(TABLE_ROWS, 0), IFNULL(DATA_LENGTH, 0) + IFNULL(INDEX_LENGTH, 0) FROM information_schema.TABLES"
                 + " WHERE TABLE_SCHEMA = " + literal(schema) + " AND TABLE_NAME = " + literal(table);
+        // A consistent read of at most countUpTo rows: exact below the bound, whatever the statistics say.
+        String count = "SELECT COUNT(*) FROM (SELECT 1 FROM " + identifier(schema) + "." + identifier(table) + " LIMIT "
+                + Math.max(1, countUpTo) + ") AS sized";
         List<CompletableFuture<Size>> sizes = new ArrayList<>();
         for (String shard : shards) {
-            sizes.add(size(primaries.apply(shard), sql, loop));
+            sizes.add(size(primaries.apply(shard), stats, count, loop));
         }
         return CompletableFuture.allOf(sizes.toArray(CompletableFuture[]::new)).thenApply(done -> {
             Map<String, Size> byShard = new LinkedHashMap<>();
@@ -48,26 +50,32 @@ final class PoolTableSizes implements TableSizes {
         });
     }
 
-    private static CompletableFuture<Size> size(BackendPool pool, String sql, EventLoop loop) {
-        return pool.acquire(loop, 0, "").thenCompose(connection -> connection.query(sql).whenComplete((result, error) -> {
+    /** The statistics, then (when the table exists) the bounded count, on one connection of {@code pool}. */
+    private static CompletableFuture<Size> size(BackendPool pool, String stats, String count, EventLoop loop) {
+        return pool.acquire(loop, 0, "").thenCompose(connection -> connection.query(stats).thenCompose(result -> {
+            if (result.rows().isEmpty()) {
+                return CompletableFuture.completedFuture(new Size(0, 0));
+            }
+            List<byte[]> row = result.rows().get(0);
+            long rows = number(row.get(0));
+            long bytes = number(row.get(1));
+            return connection.query(count).thenApply(counted -> new Size(Math.max(rows, number(counted.rows().get(0).get(0))), bytes));
+        }).whenComplete((size, error) -> {
             if (error == null) {
                 pool.release(connection);
             } else {
                 pool.discard(connection);
             }
-        })).thenApply(PoolTableSizes::size);
-    }
-
-    private static Size size(TextResult result) {
-        if (result.rows().isEmpty()) {
-            return new Size(0, 0);
-        }
-        List<byte[]> row = result.rows().get(0);
-        return new Size(number(row.get(0)), number(row.get(1)));
+        }));
     }
 
     private static long number(byte[] value) {
         return value == null ? 0 : Long.parseLong(new String(value, StandardCharsets.US_ASCII));
+    }
+
+    /** {@code name} as a quoted identifier. */
+    static String identifier(String name) {
+        return "`" + name.replace("`", "``") + "`";
     }
 
     /** {@code text} as a utf8mb4 string literal that nothing in it can end. */

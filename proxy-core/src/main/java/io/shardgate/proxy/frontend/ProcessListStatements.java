@@ -54,8 +54,8 @@ final class ProcessListStatements {
      * process list; false (the packet untouched) when it does not.
      */
     boolean answer(MySqlPacket packet, String sql, Classification classification) {
-        if (classification.multiStatement()) {
-            return false;
+        if (classification.multiStatement() || !SqlText.containsIgnoreCase(sql, "processlist")) {
+            return false; // nearly every statement: one scan, no lexing
         }
         Boolean full = ProcessListQuery.show(sql);
         if (full != null) {

@@ -32,8 +32,9 @@ class DdlCostTest {
         RuntimeException failure;
 
         @Override
-        public CompletableFuture<Map<String, Size>> of(List<String> shards, String schema, String table, EventLoop loop) {
-            asked.add(shards + " " + schema + "." + table);
+        public CompletableFuture<Map<String, Size>> of(List<String> shards, String schema, String table, long countUpTo,
+                                                       EventLoop loop) {
+            asked.add(shards + " " + schema + "." + table + " up to " + countUpTo);
             if (failure != null) {
                 return CompletableFuture.failedFuture(failure);
             }
@@ -71,7 +72,7 @@ class DdlCostTest {
         ErrPacket verdict = new DdlCost(BOUNDS, sizes).check("CREATE INDEX k_1 ON sbtest1(k)", "sbtest", REFUSAL,
                 blocking("s0", "s1"), null).join();
         assertThat(verdict).as("at both bounds, not above").isNull();
-        assertThat(sizes.asked).containsExactly("[s0, s1] sbtest.sbtest1");
+        assertThat(sizes.asked).containsExactly("[s0, s1] sbtest.sbtest1 up to 15001");
     }
 
     @Test
@@ -82,12 +83,15 @@ class DdlCostTest {
         assertThat(rows.errno()).isEqualTo(1846);
         assertThat(rows.sqlState()).isEqualTo("0A000");
         assertThat(rows.message()).isEqualTo("ALGORITHM=COPY, LOCK=SHARED is not supported. Reason: it blocks writes on shard s1"
-                + " (ROCKSDB) for the whole operation, and table `sb`.`big` there holds about 1000000 rows and 0 bytes: above the"
+                + " (ROCKSDB) for the whole operation, and table `sb`.`big` there holds about 1000000 rows and about 0 bytes: above the"
                 + " 15000 rows or 4194304 bytes up to which blocking DDL runs without the session's consent"
                 + " (ddl.blocking_max_rows, ddl.blocking_max_bytes). Try SET SESSION shardgate_allow_blocking_ddl = ON");
         sizes.sizes.put("s1", new TableSizes.Size(10, 4L * 1024 * 1024 + 1));
         ErrPacket bytes = new DdlCost(BOUNDS, sizes).check("ALTER TABLE big ADD c INT", "sb", REFUSAL, blocking("s1"), null).join();
-        assertThat(bytes.message()).contains("holds about 10 rows and 4194305 bytes");
+        assertThat(bytes.message()).contains("holds about 10 rows and about 4194305 bytes");
+        sizes.sizes.put("s1", new TableSizes.Size(15_001, 0));
+        ErrPacket counted = new DdlCost(BOUNDS, sizes).check("ALTER TABLE big ADD c INT", "sb", REFUSAL, blocking("s1"), null).join();
+        assertThat(counted.message()).as("the bounded count's answer").contains("holds more than 15000 rows and about 0 bytes");
     }
 
     @Test
