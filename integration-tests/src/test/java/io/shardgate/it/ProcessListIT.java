@@ -130,6 +130,16 @@ class ProcessListIT {
             }
             assertKillFoundThroughTheList(c, victim, victimId);
         }
+        // Server-side prepared: refused at PREPARE (a backend would list its own threads); the driver then prepares it itself.
+        try (Connection p = proxy.mysql("pl", "sslMode=DISABLED&useServerPrepStmts=true");
+             java.sql.PreparedStatement select = p.prepareStatement("SELECT ID FROM information_schema.PROCESSLIST WHERE ID = ?")) {
+            long id = p.unwrap(com.mysql.cj.jdbc.JdbcConnection.class).getId();
+            select.setLong(1, id);
+            try (ResultSet rows = select.executeQuery()) {
+                assertThat(rows.next()).isTrue();
+                assertThat(rows.getLong(1)).isEqualTo(id);
+            }
+        }
     }
 
     /** Waits until session {@code id} is between commands (a driver's connect may still be finishing). */
