@@ -151,6 +151,13 @@ public enum ErrorCode {
             "%3$s is not supported. Reason: it blocks writes on shard %1$s (%2$s) for the whole operation. Try %4$s",
             "The ALTER would block writes (ALGORITHM=COPY, or LOCK=SHARED/EXCLUSIVE on a non-instant change)"
                     + " and the session has not allowed blocking DDL (SET SESSION shardgate_allow_blocking_ddl = ON)."),
+    BLOCKING_DDL_LARGE_TABLE(1846, "0A000",
+            "%s is not supported. Reason: it blocks writes on shard %s (%s) for the whole operation, and table %s there"
+                    + " holds %s rows and about %s bytes: above the %s rows or %s bytes up to which blocking DDL runs"
+                    + " without the session's consent (ddl.blocking_max_rows, ddl.blocking_max_bytes). Try %s",
+            "The ALTER or CREATE INDEX would block writes and the table is larger, by the engine's own statistics"
+                    + " (information_schema.TABLES), than the configured bounds for blocking DDL; below both it runs"
+                    + " without SET SESSION shardgate_allow_blocking_ddl = ON."),
     DDL_NOT_UNDERSTOOD(1235, "42000", "Shardgate cannot check this DDL for shard %1$s (%2$s): %4$s",
             "The statement could not be parsed well enough to check it against the shard's engine, so it is"
                     + " not sent to any shard."),

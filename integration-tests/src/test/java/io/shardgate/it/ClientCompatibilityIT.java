@@ -155,7 +155,7 @@ class ClientCompatibilityIT {
                     return "error " + e.getErrorCode();
                 }
             });
-            awaitRunning(killer, "SELECT SLEEP(30)");
+            awaitRunning("SELECT SLEEP(30)");
             killer.createStatement().execute("KILL QUERY " + proxyId);
             String outcome = sleeping.get(20, TimeUnit.SECONDS);
             assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start)).isLessThan(20);
@@ -169,16 +169,16 @@ class ClientCompatibilityIT {
         }
     }
 
-    /** Waits until a statement shows up in the backend's processlist. */
-    private static void awaitRunning(Connection observer, String sql) throws SQLException {
+    /**
+     * Waits until a statement shows up in the backend's processlist, read on the backend itself
+     * (through the proxy, information_schema.PROCESSLIST lists the proxy's sessions).
+     */
+    private void awaitRunning(String sql) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (System.nanoTime() < deadline) {
-            try (ResultSet rows = observer.createStatement().executeQuery(
-                    "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO = '" + sql + "'")) {
-                rows.next();
-                if (rows.getInt(1) > 0) {
-                    return;
-                }
+            if (Integer.parseInt(proxy.topology().shard("s0").primary().queryString(
+                    "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO = '" + sql + "'")) > 0) {
+                return;
             }
         }
         throw new AssertionError(sql + " never started");

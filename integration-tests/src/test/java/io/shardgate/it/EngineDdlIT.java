@@ -32,7 +32,8 @@ class EngineDdlIT {
         topology = Topology.start(TopologySpec.builder().shard("s0", Engine.ROCKSDB, 0).build());
         primary = topology.shard("s0").primary();
         primary.execute("CREATE DATABASE ddl");
-        proxy = ProxyFixture.start(topology, "");
+        // Every blocking DDL needs the session's consent here, however small its table (DdlCostIT tests the bounds).
+        proxy = ProxyFixture.start(topology, "ddl: { blocking_max_rows: 0, blocking_max_bytes: 0 }\n");
     }
 
     @AfterAll

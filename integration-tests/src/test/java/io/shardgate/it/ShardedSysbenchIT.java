@@ -33,6 +33,8 @@ class ShardedSysbenchIT {
                   sbtest3: { shard_key: id, vindex: hash }
                   sbtest4: { shard_key: id, vindex: hash }
             transactions: { cross_shard: xa }
+            # Every blocking DDL needs the session's consent here, however small its table (DdlCostIT tests the bounds).
+            ddl: { blocking_max_rows: 0, blocking_max_bytes: 0 }
             """;
 
     private Topology topology;

@@ -59,7 +59,8 @@ public final class ConfigLoader {
             throw new ConfigException("config: the file is empty");
         }
         root.requireObject(Set.of("listen", "admin", "server_version", "users", "backend_user", "shards", "limits",
-                "tls", "allow_local_infile", "routing", "schemas", "transactions", "health", "digests", "schema_tracking"));
+                "tls", "allow_local_infile", "routing", "schemas", "transactions", "health", "digests", "schema_tracking",
+                "ddl"));
         // Sections are read in file-documentation order, so the first error reported is the first one a reader meets.
         HostPort listen = listen(root.get("listen"), 3307);
         ShardgateConfig.AdminConfig admin = admin(root.get("admin"));
@@ -76,13 +77,20 @@ public final class ConfigLoader {
                 transactions(root.get("transactions"), shards),
                 health(root.get("health")),
                 digests(root.get("digests")),
-                schemaTracking(root.get("schema_tracking")));
+                schemaTracking(root.get("schema_tracking")), ddl(root.get("ddl")));
     }
 
     private static SchemaTrackingConfig schemaTracking(ConfigNode node) {
         node.requireObject(Set.of("check_interval_ms"));
         return new SchemaTrackingConfig(Duration.ofMillis(node.get("check_interval_ms").longValue(
                 SchemaTrackingConfig.DEFAULTS.checkInterval().toMillis(), 0, 86_400_000)));
+    }
+
+    private static DdlConfig ddl(ConfigNode node) {
+        node.requireObject(Set.of("blocking_max_rows", "blocking_max_bytes"));
+        DdlConfig d = DdlConfig.DEFAULTS;
+        return new DdlConfig(node.get("blocking_max_rows").longValue(d.blockingMaxRows(), 0, Long.MAX_VALUE),
+                node.get("blocking_max_bytes").longValue(d.blockingMaxBytes(), 0, Long.MAX_VALUE));
     }
 
     private static DigestsConfig digests(ConfigNode node) {

@@ -22,13 +22,14 @@ import static java.util.Objects.requireNonNull;
  * @param health        how backend health is judged
  * @param digests       query digest statistics
  * @param schemaTracking how the tables' columns are kept current (sharded deployments)
+ * @param ddl           when a DDL that blocks writes runs without the session's flag
  */
 public record ShardgateConfig(HostPort listen, AdminConfig admin, String serverVersion, List<UserConfig> users,
                               BackendUser backendUser, List<ShardConfig> shards, LimitsConfig limits, TlsConfig tls,
                               boolean allowLocalInfile, RoutingConfig routing,
                               java.util.Optional<io.shardgate.router.schema.ShardingSchema> sharding,
                               TransactionsConfig transactions, HealthConfig health, DigestsConfig digests,
-                              SchemaTrackingConfig schemaTracking) {
+                              SchemaTrackingConfig schemaTracking, DdlConfig ddl) {
     public ShardgateConfig {
         requireNonNull(listen, "listen is null");
         requireNonNull(admin, "admin is null");
@@ -44,6 +45,18 @@ public record ShardgateConfig(HostPort listen, AdminConfig admin, String serverV
         requireNonNull(health, "health is null");
         requireNonNull(digests, "digests is null");
         requireNonNull(schemaTracking, "schemaTracking is null");
+        requireNonNull(ddl, "ddl is null");
+    }
+
+    /** A config with the default bounds for blocking DDL. */
+    public ShardgateConfig(HostPort listen, AdminConfig admin, String serverVersion, List<UserConfig> users,
+                           BackendUser backendUser, List<ShardConfig> shards, LimitsConfig limits, TlsConfig tls,
+                           boolean allowLocalInfile, RoutingConfig routing,
+                           java.util.Optional<io.shardgate.router.schema.ShardingSchema> sharding,
+                           TransactionsConfig transactions, HealthConfig health, DigestsConfig digests,
+                           SchemaTrackingConfig schemaTracking) {
+        this(listen, admin, serverVersion, users, backendUser, shards, limits, tls, allowLocalInfile, routing, sharding,
+                transactions, health, digests, schemaTracking, DdlConfig.DEFAULTS);
     }
 
     /** A config with the default schema tracking. */
@@ -51,9 +64,19 @@ public record ShardgateConfig(HostPort listen, AdminConfig admin, String serverV
                            BackendUser backendUser, List<ShardConfig> shards, LimitsConfig limits, TlsConfig tls,
                            boolean allowLocalInfile, RoutingConfig routing,
                            java.util.Optional<io.shardgate.router.schema.ShardingSchema> sharding,
+                           TransactionsConfig transactions, HealthConfig health, DigestsConfig digests, DdlConfig ddl) {
+        this(listen, admin, serverVersion, users, backendUser, shards, limits, tls, allowLocalInfile, routing, sharding,
+                transactions, health, digests, SchemaTrackingConfig.DEFAULTS, ddl);
+    }
+
+    /** A config with the default schema tracking and bounds for blocking DDL. */
+    public ShardgateConfig(HostPort listen, AdminConfig admin, String serverVersion, List<UserConfig> users,
+                           BackendUser backendUser, List<ShardConfig> shards, LimitsConfig limits, TlsConfig tls,
+                           boolean allowLocalInfile, RoutingConfig routing,
+                           java.util.Optional<io.shardgate.router.schema.ShardingSchema> sharding,
                            TransactionsConfig transactions, HealthConfig health, DigestsConfig digests) {
         this(listen, admin, serverVersion, users, backendUser, shards, limits, tls, allowLocalInfile, routing, sharding,
-                transactions, health, digests, SchemaTrackingConfig.DEFAULTS);
+                transactions, health, digests, SchemaTrackingConfig.DEFAULTS, DdlConfig.DEFAULTS);
     }
 
     /** A config with the default digest statistics. */

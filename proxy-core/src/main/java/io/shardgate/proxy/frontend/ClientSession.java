@@ -56,6 +56,7 @@ final class ClientSession {
     private ClientCharset charset = ClientCharset.UTF8MB4;
     private io.shardgate.proxy.digest.DigestRecorder digests = io.shardgate.proxy.digest.DigestRecorder.disabled();
     private boolean backendNoBackslashEscapes;
+    private final SessionActivity activity = new SessionActivity(System.nanoTime());
 
     ClientSession(long connectionId, Channel channel, String user, String host, long capabilities, String schema,
                   int collation, int maxPreparedStatements) {
@@ -307,6 +308,11 @@ final class ClientSession {
 
     void sharded(io.shardgate.proxy.sharding.ShardedSession sharded) {
         this.sharded = sharded;
+    }
+
+    /** What the session is doing, for SHOW PROCESSLIST (read from other sessions' loops). */
+    SessionActivity activity() {
+        return activity;
     }
 
     /** The connection's query digest recorder (one that records nothing until the connection sets its own). */

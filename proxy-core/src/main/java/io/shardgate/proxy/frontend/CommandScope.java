@@ -54,6 +54,9 @@ interface CommandScope {
     /** Ends the command without touching the backend; the next one runs. */
     void commandDone();
 
+    /** {@code commands} run next, in order, before any command the client sent after this one (a split multi-statement). */
+    void runFirst(java.util.List<MySqlPacket> commands);
+
     /** Runs {@code action} on the connection's event loop. */
     void onLoop(Runnable action);
 

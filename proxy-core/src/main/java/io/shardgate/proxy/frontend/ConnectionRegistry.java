@@ -1,12 +1,13 @@
 package io.shardgate.proxy.frontend;
 
+import java.util.Collection;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** Client connection ids, the connection limit, and the lookup KILL needs. */
+/** Client connection ids, the connection limit, and the lookups KILL and SHOW PROCESSLIST need. */
 public final class ConnectionRegistry {
     private final int maxConnections;
     private final AtomicLong nextId = new AtomicLong(1);
@@ -48,6 +49,11 @@ public final class ConnectionRegistry {
 
     Optional<ClientSession> find(long connectionId) {
         return Optional.ofNullable(sessions.get(connectionId));
+    }
+
+    /** The logged-in sessions (SHOW PROCESSLIST), a weakly consistent view. */
+    Collection<ClientSession> sessions() {
+        return sessions.values();
     }
 
     public int connections() {

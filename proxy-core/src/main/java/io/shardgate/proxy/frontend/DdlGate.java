@@ -45,8 +45,17 @@ final class DdlGate {
      * @param sql      the statement for the first shard (for one shard: the statement)
      * @param refusal  the error to answer instead, or null
      * @param perShard each shard's statement, rewritten for its engine (empty when refused)
+     * @param bySize   when refused only because it blocks writes: what to send instead if the table is
+     *                 small enough on the refusing shards ({@link DdlCost}); else null
      */
-    record Outcome(String sql, ErrPacket refusal, Map<String, String> perShard) {
+    record Outcome(String sql, ErrPacket refusal, Map<String, String> perShard, BlockingOnly bySize) {
+        Outcome(String sql, ErrPacket refusal, Map<String, String> perShard) {
+            this(sql, refusal, perShard, null);
+        }
+    }
+
+    /** A statement refused only for blocking writes: the outcome with blocking allowed, and each shard's refusal. */
+    record BlockingOnly(Outcome allowed, List<DdlVerdict.Refused> refusals) {
     }
 
     private final DdlValidator validator;
@@ -100,7 +109,12 @@ final class DdlGate {
         if (refused.code() == ErrorCode.DDL_NOT_UNDERSTOOD) {
             return new Outcome(sql, null, Map.of());
         }
-        return new Outcome(null, new ErrPacket(refused.errno(), refused.sqlState(), refused.message()), Map.of());
+        BlockingOnly bySize = null;
+        if (!allowBlockingDdl && fanOut.refusals().stream().allMatch(r -> r.code() == ErrorCode.BLOCKING_DDL)) {
+            Outcome allowed = check(sql, true, currentSchema);
+            bySize = allowed != null && allowed.refusal() == null ? new BlockingOnly(allowed, fanOut.refusals()) : null;
+        }
+        return new Outcome(null, new ErrPacket(refused.errno(), refused.sqlState(), refused.message()), Map.of(), bySize);
     }
 
     /**

@@ -225,9 +225,11 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Comm
     private void command(MySqlPacket packet) {
         Command command = Command.of(packet.header());
         context.metrics().command(command);
+        session.activity().start(command, System.nanoTime());
         commands.executor(command).execute(packet);
         if (!busy) {
             digests.end(); // answered at once: a statement the proxy answered itself ends here
+            idle();
         }
     }
 
@@ -242,6 +244,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Comm
     /** After a command: the session lets go of its backend connection unless it must hold it, then runs the next. */
     @Override
     public void afterCommand() {
+        idle(); // the client has its answer: what follows here is the proxy's own bookkeeping
         if (session == null) {
             commandDone();
             return;
@@ -260,6 +263,13 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Comm
         }
     }
 
+    @Override
+    public void runFirst(List<MySqlPacket> commands) {
+        for (int i = commands.size() - 1; i >= 0; i--) {
+            queued.addFirst(commands.get(i));
+        }
+    }
+
     /** Runs on this connection's event loop: inline when already there (the common case), else as a task. */
     @Override
     public void onLoop(Runnable action) {
@@ -273,8 +283,16 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Comm
     @Override
     public void commandDone() {
         digests.end();
+        idle();
         busy = false;
         drainQueue();
+    }
+
+    /** The session sleeps between commands (SHOW PROCESSLIST); none while COM_CHANGE_USER authenticates. */
+    private void idle() {
+        if (session != null) {
+            session.activity().idle(System.nanoTime());
+        }
     }
 
     private void drainQueue() {

@@ -41,6 +41,12 @@ final class PrepareExecutor implements CommandExecutor {
         ClientCharset charset = session.clientCharset();
         String sql = StatementText.of(charset, packet);
         Classification prepared = classifier.classify(sql);
+        if (ProcessListQuery.reads(sql, session.noBackslashEscapes(), session.schema())) {
+            // Prepared on a backend, it would list that backend's threads, not Shardgate's sessions.
+            packet.release();
+            scope.writeError(1, ErrPacket.of(ErrorCode.UNSUPPORTED, "the process list in a prepared statement (send it as a text query)"));
+            return;
+        }
         if (prepared.statementClass() == StatementClass.WRITE) {
             DdlGate.Outcome ddl = ddlGate.check(sql, session.allowBlockingDdl(), session.schema());
             if (ddl != null && ddl.refusal() != null) {

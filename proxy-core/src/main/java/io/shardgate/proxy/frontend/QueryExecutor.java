@@ -10,7 +10,13 @@ import io.shardgate.router.classify.StatementClassifier;
 import io.shardgate.router.classify.TemporaryTable;
 import io.shardgate.router.classify.TransactionKind;
 
+import io.netty.channel.ChannelPipeline;
+import io.shardgate.proxy.protocol.Capabilities;
+
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * COM_QUERY: Shardgate's own statements are answered here; SET TRANSACTION for the next
@@ -24,27 +30,48 @@ final class QueryExecutor implements CommandExecutor {
     private final StatementClassifier classifier;
     private final DdlGate ddlGate;
     private final OwnStatements own;
+    private final ProcessListStatements processList;
+    private final DdlCost ddlCost;
+    /** The multi-statement whose statements are running, one command each; null when none. */
+    private MultiResultWriter batch;
 
     QueryExecutor(CommandScope scope, StatementClassifier classifier, DdlGate ddlGate, OwnStatements own) {
         this.scope = scope;
         this.classifier = classifier;
         this.ddlGate = ddlGate;
         this.own = own;
+        this.processList = new ProcessListStatements(scope);
+        this.ddlCost = new DdlCost(scope.context().config().ddl(), PoolTableSizes.of(scope.context()));
     }
 
     @Override
     public void execute(MySqlPacket packet) {
+        if (batch != null && batch.take(packet)) {
+            boolean skipped = batch.failed(); // an earlier statement of the batch failed: this one does not run
+            batch = batch.done() ? null : batch;
+            if (skipped) {
+                packet.release();
+                return;
+            }
+        }
         ClientSession session = scope.session();
         ShardedCommands sharded = scope.sharded();
         // Read in the client's character set, losslessly; the packet itself goes on unchanged unless rewritten.
         ClientCharset charset = session.clientCharset();
         String sql = StatementText.of(charset, packet);
+        session.activity().statement(sql);
         session.digests().start(sql, session.noBackslashEscapes(), session.schema());
         if (own.answer(sql)) {
             packet.release();
             return;
         }
         Classification classification = classifier.classify(sql);
+        if (processList.answer(packet, sql, classification)) {
+            return;
+        }
+        if (sharded != null && classification.multiStatement() && ShardedCommands.planned(classification) && split(packet, sql)) {
+            return;
+        }
         LocalResultSet warnings = sharded == null ? null : sharded.warnings(sql, classification);
         if (warnings != null) {
             packet.release();
@@ -58,9 +85,88 @@ final class QueryExecutor implements CommandExecutor {
             scope.writeOk(1);
             return;
         }
+        DdlGate.Outcome ddl = null;
+        if (classification.statementClass() == StatementClass.WRITE) {
+            ddl = ddlGate.check(sql, session.allowBlockingDdl(), session.schema());
+            if (ddl != null && ddl.bySize() != null && StatementText.exact(charset, packet, sql)) {
+                bySize(packet, sql, classification, ddl);
+                return;
+            }
+        }
+        run(packet, sql, classification, ddl);
+    }
+
+    /**
+     * A multi-statement in a sharded deployment, from a client that allows them: each statement runs in
+     * turn as a command of its own through the one statement path, answered as one multi-result
+     * response ({@link MultiResultWriter}). False (the packet untouched) when it cannot be split.
+     */
+    private boolean split(MySqlPacket packet, String sql) {
+        ClientSession session = scope.session();
+        ClientCharset charset = session.clientCharset();
+        if (!Capabilities.has(session.capabilities(), Capabilities.CLIENT_MULTI_STATEMENTS)) {
+            return false;
+        }
+        Optional<List<String>> statements = MultiStatements.split(sql, session.noBackslashEscapes());
+        if (statements.isEmpty() || !StatementText.exact(charset, packet, sql)) {
+            return false;
+        }
+        List<MySqlPacket> packets = new ArrayList<>();
+        try {
+            for (String statement : statements.get()) {
+                packets.add(MySqlPacket.command(Command.QUERY, charset.encode(statement)));
+            }
+        } catch (ClientCharset.UnmappableTextException e) {
+            packets.forEach(MySqlPacket::release);
+            return false;
+        }
+        packet.release();
+        batch = new MultiResultWriter(packets, Capabilities.has(session.capabilities(), Capabilities.CLIENT_DEPRECATE_EOF));
+        ChannelPipeline pipeline = scope.ctx().pipeline();
+        if (pipeline.get(MultiResultWriter.NAME) != null) {
+            pipeline.remove(MultiResultWriter.NAME);
+        }
+        if (pipeline.get("encoder") != null) {
+            pipeline.addBefore("encoder", MultiResultWriter.NAME, batch); // sees the encoded frames
+        } else {
+            pipeline.addFirst(MultiResultWriter.NAME, batch);
+        }
+        scope.runFirst(packets);
+        scope.busy();
+        scope.commandDone(); // the statements run now, in order
+        return true;
+    }
+
+    /**
+     * A DDL refused only because it blocks writes: it runs as allowed when its table is small (read
+     * from the shards without blocking the loop), else the refusal says how large it is.
+     */
+    private void bySize(MySqlPacket packet, String sql, Classification classification, DdlGate.Outcome ddl) {
+        scope.busy();
+        ClientSession session = scope.session();
+        ddlCost.check(sql, session.schema(), ddl.refusal(), ddl.bySize(), scope.ctx().channel().eventLoop())
+                .whenComplete((refusal, error) -> scope.onLoop(() -> {
+                    if (scope.session() != session) {
+                        packet.release(); // the client is gone
+                        scope.commandDone();
+                    } else if (error != null || refusal != null) {
+                        packet.release();
+                        scope.writeError(1, error != null ? ddl.refusal() : refusal);
+                        scope.commandDone();
+                    } else {
+                        // Exact text (checked before): what follows hands the statement on, never answers at once.
+                        run(packet, sql, classification, ddl.bySize().allowed());
+                    }
+                }));
+    }
+
+    /** The statement after the DDL gate ({@code ddl} null when it did not check it): refused, edited, or sent on. */
+    private void run(MySqlPacket packet, String sql, Classification classification, DdlGate.Outcome ddl) {
+        ClientSession session = scope.session();
+        ShardedCommands sharded = scope.sharded();
+        ClientCharset charset = session.clientCharset();
         Map<String, String> ddlStatements = Map.of();
         if (classification.statementClass() == StatementClass.WRITE) {
-            DdlGate.Outcome ddl = ddlGate.check(sql, session.allowBlockingDdl(), session.schema());
             if (ddl != null) {
                 ddlStatements = ddl.perShard();
             }

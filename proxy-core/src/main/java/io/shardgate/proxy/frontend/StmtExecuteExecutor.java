@@ -32,6 +32,7 @@ final class StmtExecuteExecutor implements CommandExecutor {
         if (statement == null) {
             return;
         }
+        scope.session().activity().statement(statement.sql());
         DigestRecorder digests = scope.session().digests();
         if (digests.enabled()) {
             boolean noBackslashEscapes = scope.session().noBackslashEscapes();

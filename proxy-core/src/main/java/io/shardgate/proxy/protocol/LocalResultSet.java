@@ -9,16 +9,31 @@ import java.util.List;
 
 /**
  * A text-protocol result set that Shardgate answers itself (SHOW SHARDGATE BACKENDS, SELECT
- * @@shardgate_causal_token): every column a utf8mb4 VARCHAR, values as text or NULL. Encodes the
+ * @@shardgate_causal_token, SHOW PROCESSLIST): every column a utf8mb4 VARCHAR unless given its
+ * definitions, values as text or NULL. Encodes the
  * column count, the definitions, the rows and the end, with or without CLIENT_DEPRECATE_EOF.
  */
-public record LocalResultSet(List<String> columns, List<List<String>> rows) {
+public record LocalResultSet(List<String> columns, List<List<String>> rows, List<ColumnDefinition> definitions) {
     private static final int UTF8MB4_GENERAL_CI = 45;
     private static final int TYPE_VAR_STRING = 253;
 
     public LocalResultSet {
         columns = List.copyOf(columns);
         rows = List.copyOf(rows);
+        definitions = List.copyOf(definitions);
+        if (!definitions.isEmpty() && definitions.size() != columns.size()) {
+            throw new IllegalArgumentException("definitions: " + definitions.size() + " (expected: " + columns.size() + ")");
+        }
+    }
+
+    /** Every column a utf8mb4 VARCHAR named {@code columns}. */
+    public LocalResultSet(List<String> columns, List<List<String>> rows) {
+        this(columns, rows, List.of());
+    }
+
+    /** Columns as {@code definitions} describe them (SHOW PROCESSLIST's, as MariaDB types them). */
+    public static LocalResultSet of(List<ColumnDefinition> definitions, List<List<String>> rows) {
+        return new LocalResultSet(definitions.stream().map(ColumnDefinition::name).toList(), rows, definitions);
     }
 
     /** The packets, sequence ids from 1, the last one carrying {@code status}. */
@@ -29,7 +44,10 @@ public record LocalResultSet(List<String> columns, List<List<String>> rows) {
         ByteBuf count = alloc.buffer(9);
         Wire.writeLenencInt(count, columns.size());
         packets.add(new MySqlPacket(sequence++, count));
-        for (String column : columns) {
+        for (ColumnDefinition definition : definitions) {
+            packets.add(new MySqlPacket(sequence++, definition.encode(alloc)));
+        }
+        for (String column : definitions.isEmpty() ? columns : List.<String>of()) {
             ByteBuf def = alloc.buffer(32 + column.length());
             Wire.writeLenencString(def, "def");
             Wire.writeLenencString(def, "");

@@ -101,7 +101,8 @@ public final class ShardedDeployment implements AutoCloseable {
         columns.reloadAll();
     }
 
-    ShardBackends shard(String name) {
+    /** The backends of shard {@code name}. */
+    public ShardBackends shard(String name) {
         ShardBackends backends = shards.get(name);
         if (backends == null) {
             throw new IllegalStateException("no backends for shard " + name);

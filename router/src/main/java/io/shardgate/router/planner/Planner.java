@@ -96,7 +96,8 @@ public final class Planner {
         }
         Classification classification = classifier.classify(tokens.sql());
         if (classification.multiStatement()) {
-            throw ErrorCode.UNSUPPORTED.exception("multi-statements in a sharded deployment");
+            // The proxy runs a multi-statement's statements one by one, for a client that allows multi-statements.
+            throw ErrorCode.UNSUPPORTED.exception("planning multi-statements (each of their statements is planned on its own)");
         }
         StatementClass kind = classification.statementClass();
         boolean use = tokens.isWord(0, "USE");
