@@ -157,6 +157,20 @@ public final class PlanPrinter implements PlanVisitor<List<String>> {
         return out;
     }
 
+    @Override
+    public List<String> visit(InsertFromSelect node) {
+        List<String> out = new ArrayList<>();
+        InsertSplit template = node.template();
+        List<String> parameters = new ArrayList<>();
+        String row = render(template.rows().get(0), parameters, template);
+        template.suffixParameters().forEach(p -> parameters.add(p.describe()));
+        out.add("InsertFromSelect " + node.table() + " by " + template.keyColumn() + " " + template.vindex().describe() + " role=PRIMARY"
+                + (template.partitionSelected() ? " partitions=" + template.candidates() : ""));
+        out.add(INDENT + "per selected row: " + template.prefix() + row + template.suffix() + " " + parameters);
+        node.source().accept(this).forEach(line -> out.add(INDENT + line));
+        return out;
+    }
+
     private static String keys(List<SortKey> keys) {
         return keys.toString();
     }

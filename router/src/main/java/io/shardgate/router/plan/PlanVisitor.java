@@ -23,4 +23,6 @@ public interface PlanVisitor<R> {
     R visit(Project node);
 
     R visit(StaticRows node);
+
+    R visit(InsertFromSelect node);
 }
