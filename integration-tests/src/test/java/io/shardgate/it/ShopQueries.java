@@ -188,7 +188,17 @@ final class ShopQueries {
             Query.ordered("SELECT id AS customer_number, name AS `full name`, created AS since FROM customers"
                     + " WHERE id IN (3, 4) ORDER BY customer_number").rows(2),
             Query.ordered("SELECT COUNT(*) AS n, SUM(amount) AS total, AVG(amount) AS mean, MAX(placed) AS latest FROM orders")
-                    .via(Client.MARIADB_PREPARED).rows(1));
+                    .via(Client.MARIADB_PREPARED).rows(1),
+            // pinned to one shard by shard key equalities: runs there whole (derived tables, WITH, subqueries; issue 19 item 2)
+            Query.ordered("SELECT c.name, q.m FROM customers c, (SELECT customer_id, MAX(id) m FROM orders WHERE customer_id = 42"
+                    + " GROUP BY customer_id) q WHERE c.id = 42 AND q.customer_id = c.id").rows(1),
+            Query.ordered("WITH mine AS (SELECT id, amount FROM orders WHERE customer_id = 42) SELECT COUNT(*), SUM(amount) FROM mine").rows(1),
+            Query.ordered("SELECT t.status, t.n FROM (SELECT status, COUNT(*) n FROM orders WHERE customer_id = ? GROUP BY status) t"
+                    + " ORDER BY t.status").via(Client.MARIADB_PREPARED).with(42L),
+            Query.ordered("SELECT o.id, o.amount FROM orders o WHERE o.customer_id = 42 AND o.amount >"
+                    + " (SELECT AVG(x.amount) FROM orders x WHERE x.customer_id = 42) ORDER BY o.id").via(Client.MYSQL_PREPARED),
+            Query.ordered("SELECT c.id, c.name, o.id FROM customers c JOIN orders o ON o.id > c.id WHERE c.id = 42 AND o.customer_id = 42"
+                    + " ORDER BY o.id").via(Client.MYSQL_TEXT));
 
     /**
      * Runs each query on {@code expectedSide} (whose row count must be in the query's bounds) and on
