@@ -71,7 +71,7 @@ final class Aggregates {
 
     /** How Shardgate merges this aggregate across shards, or empty when it cannot (COUNT(DISTINCT), GROUP_CONCAT, STD, ...). */
     static Optional<AggregateFunction> mergeable(SQLAggregateExpr aggregate) {
-        if (aggregate.isDistinct() || aggregate.getOrderBy() != null) {
+        if (isDistinct(aggregate) || aggregate.getOrderBy() != null) {
             return Optional.empty();
         }
         try {
@@ -80,6 +80,12 @@ final class Aggregates {
         catch (IllegalArgumentException e) {
             return Optional.empty();
         }
+    }
+
+    /** Whether it is {@code COUNT/SUM/AVG/...(DISTINCT ...)}; {@code MIN/MAX(DISTINCT x)} are MIN/MAX(x) and do not count. */
+    static boolean isDistinct(SQLAggregateExpr aggregate) {
+        String name = aggregate.getMethodName().toUpperCase(Locale.ROOT);
+        return aggregate.isDistinct() && !name.equals("MIN") && !name.equals("MAX");
     }
 
     /** Expression text normalized for comparing two expressions: Druid's rendering, lower case, without backquotes. */

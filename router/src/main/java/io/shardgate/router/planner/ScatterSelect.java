@@ -161,8 +161,14 @@ final class ScatterSelect {
         clauses.having.ifPresent(h -> deleteClause(h.span()));
         Optional<ScatterLimit> limit = ScatterLimit.of(block, clauses);
         clauses.limit.ifPresent(l -> deleteClause(l.span()));
+        Optional<Key> distinct = columns.distinctKey();
+        distinct.ifPresent(value -> {
+            aggregateText().groupByDistinctArgument(value);
+            writeOrderBy(List.of(value));
+        });
         Route shards = finishRoute();
-        PlanNode node = new AggregateMerge(shards, columns.resolvedAggregates());
+        PlanNode input = distinct.<PlanNode>map(value -> new MergeSort(shards, columns.sortKeys(List.of(value)))).orElse(shards);
+        PlanNode node = new AggregateMerge(input, columns.resolvedAggregates());
         if (condition.isPresent()) {
             node = new HavingFilter(node, condition.get());
         }
@@ -198,6 +204,10 @@ final class ScatterSelect {
                 shardOrder.add(group);
             }
         }
+        columns.distinctKey().ifPresent(value -> {
+            aggregateText().groupByDistinctArgument(value);
+            shardOrder.add(value);
+        });
         writeOrderBy(shardOrder);
         clauses.having.ifPresent(h -> deleteClause(h.span()));
         Optional<ScatterLimit> limit = ScatterLimit.of(block, clauses);
@@ -244,12 +254,18 @@ final class ScatterSelect {
                 throw ErrorCode.UNSUPPORTED.exception("an aggregate inside an expression across shards: "
                         + tokens.fragment(clauses.items.get(i).start(), clauses.items.get(i).end()).text());
             }
-            AggregateFunction function = ScatterColumns.mergeable(aggregate);
             if (!columns.reachable(i)) {
                 throw ErrorCode.UNSUPPORTED.exception("an aggregate between two * columns across shards");
             }
+            if (Aggregates.isDistinct(aggregate)) {
+                AggregateFunction function = ScatterColumns.distinctFunction(aggregate);
+                Key value = columns.distinctValue(aggregate, aggregateText().distinctArgument(i));
+                columns.addItemAggregate(new SpecDraft(function, new ItemRef(i), null, value.ref()));
+                continue;
+            }
+            AggregateFunction function = ScatterColumns.mergeable(aggregate);
             if (function == AggregateFunction.AVG) {
-                rewriteAverage(i, aggregate);
+                aggregateText().rewriteAverage(i, aggregate);
             }
             else {
                 columns.addItemAggregate(new SpecDraft(function, new ItemRef(i), null));
@@ -257,27 +273,8 @@ final class ScatterSelect {
         }
     }
 
-    /** {@code AVG(x)} is sent as {@code SUM(x) AS `AVG(x)`} with a {@code COUNT(x)} helper column. */
-    private void rewriteAverage(int item, SQLAggregateExpr aggregate) {
-        SelectClauses.Span span = clauses.items.get(item);
-        int open = -1;
-        for (int t = 0; t < tokens.size(); t++) {
-            if (tokens.get(t).start() >= span.start() && tokens.get(t).end() <= span.end()
-                    && tokens.isWord(t, "AVG") && tokens.isOperator(t + 1, '(')) {
-                open = t + 1;
-                break;
-            }
-        }
-        int close = open < 0 ? -1 : tokens.closing(open);
-        if (close < 0 || close == open + 1) {
-            throw ErrorCode.UNSUPPORTED.exception("this form of AVG across shards");
-        }
-        Tokens.Fragment argument = tokens.fragment(tokens.get(open + 1).start(), tokens.get(close - 1).end());
-        String alias = columns.item(item).getAlias() == null ? " AS " + Names.quote(tokens.sql().substring(span.start(), span.end())) : "";
-        rewriter.replace(tokens.get(open - 1).start(), tokens.get(close).end(),
-                new Tokens.Fragment("SUM(" + argument.text() + ")" + alias, argument.parameters()));
-        HelperRef count = columns.addHelper(new Tokens.Fragment("COUNT(" + argument.text() + ")", argument.parameters()));
-        columns.addItemAggregate(new SpecDraft(AggregateFunction.AVG, new ItemRef(item), count));
+    private AggregateText aggregateText() {
+        return new AggregateText(tokens, rewriter, clauses, columns);
     }
 
     // ---- keys and columns
