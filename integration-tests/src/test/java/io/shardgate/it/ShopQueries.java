@@ -198,7 +198,18 @@ final class ShopQueries {
             Query.ordered("SELECT o.id, o.amount FROM orders o WHERE o.customer_id = 42 AND o.amount >"
                     + " (SELECT AVG(x.amount) FROM orders x WHERE x.customer_id = 42) ORDER BY o.id").via(Client.MYSQL_PREPARED),
             Query.ordered("SELECT c.id, c.name, o.id FROM customers c JOIN orders o ON o.id > c.id WHERE c.id = 42 AND o.customer_id = 42"
-                    + " ORDER BY o.id").via(Client.MYSQL_TEXT));
+                    + " ORDER BY o.id").via(Client.MYSQL_TEXT),
+            // DISTINCT aggregates across shards (issue 19 item 4)
+            Query.ordered("SELECT COUNT(DISTINCT country) FROM customers").rows(1),
+            Query.ordered("SELECT COUNT(DISTINCT status), COUNT(*), SUM(amount), AVG(amount) FROM orders WHERE amount > 100").rows(1),
+            Query.ordered("SELECT status, COUNT(DISTINCT customer_id), SUM(DISTINCT customer_id), AVG(DISTINCT customer_id) FROM orders"
+                    + " GROUP BY status ORDER BY status").rows(5),
+            Query.ordered("SELECT country, COUNT(DISTINCT name) AS n FROM customers GROUP BY country HAVING COUNT(DISTINCT name) > 10"
+                    + " ORDER BY n DESC, country").via(Client.MARIADB_PREPARED).rows(1, 9),
+            Query.ordered("SELECT AVG(DISTINCT amount), SUM(DISTINCT amount), COUNT(DISTINCT amount) FROM orders WHERE status = ?")
+                    .via(Client.MYSQL_PREPARED).with("paid").rows(1),
+            Query.ordered("SELECT COUNT(DISTINCT customer_id) FROM orders WHERE customer_id > 100000").rows(1),
+            Query.ordered("SELECT MIN(DISTINCT amount), MAX(DISTINCT placed) FROM orders").rows(1));
 
     /**
      * Runs each query on {@code expectedSide} (whose row count must be in the query's bounds) and on
