@@ -209,7 +209,14 @@ final class ShopQueries {
             Query.ordered("SELECT AVG(DISTINCT amount), SUM(DISTINCT amount), COUNT(DISTINCT amount) FROM orders WHERE status = ?")
                     .via(Client.MYSQL_PREPARED).with("paid").rows(1),
             Query.ordered("SELECT COUNT(DISTINCT customer_id) FROM orders WHERE customer_id > 100000").rows(1),
-            Query.ordered("SELECT MIN(DISTINCT amount), MAX(DISTINCT placed) FROM orders").rows(1));
+            Query.ordered("SELECT MIN(DISTINCT amount), MAX(DISTINCT placed) FROM orders").rows(1),
+            // GROUP BY ... WITH ROLLUP across shards (issue 19 item 4)
+            Query.ordered("SELECT status, COUNT(*), SUM(amount), AVG(amount), MIN(placed) FROM orders GROUP BY status WITH ROLLUP").rows(6),
+            Query.ordered("SELECT c.country, o.status, COUNT(*) FROM customers c JOIN orders o ON o.customer_id = c.id"
+                    + " GROUP BY c.country, o.status WITH ROLLUP").rows(45, 60),
+            Query.ordered("SELECT id, COUNT(*) FROM customers WHERE id < 20 GROUP BY id WITH ROLLUP").via(Client.MARIADB_PREPARED).rows(20),
+            Query.ordered("SELECT country, COUNT(*) AS n FROM customers GROUP BY country WITH ROLLUP HAVING n > 200 LIMIT 4")
+                    .via(Client.MYSQL_PREPARED).rows(1, 4));
 
     /**
      * Runs each query on {@code expectedSide} (whose row count must be in the query's bounds) and on

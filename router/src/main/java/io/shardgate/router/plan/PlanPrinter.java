@@ -134,6 +134,12 @@ public final class PlanPrinter implements PlanVisitor<List<String>> {
     }
 
     @Override
+    public List<String> visit(RollupMerge node) {
+        return node("RollupMerge(keys " + node.groupKeys().stream().map(k -> k.column().toString()).toList() + ", aggregates "
+                + node.aggregates() + ")", node.input());
+    }
+
+    @Override
     public List<String> visit(Distinct node) {
         return node("Distinct", node.input());
     }

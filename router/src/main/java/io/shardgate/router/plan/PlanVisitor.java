@@ -25,4 +25,6 @@ public interface PlanVisitor<R> {
     R visit(StaticRows node);
 
     R visit(InsertFromSelect node);
+
+    R visit(RollupMerge node);
 }

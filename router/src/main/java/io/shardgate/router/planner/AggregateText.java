@@ -79,4 +79,17 @@ final class AggregateText {
         HelperRef count = columns.addHelper(new Tokens.Fragment("COUNT(" + argument.text() + ")", argument.parameters()));
         columns.addItemAggregate(new SpecDraft(AggregateFunction.AVG, new ItemRef(item), count));
     }
+
+    /** The shards group without ROLLUP ({@code WITH ROLLUP} ends the GROUP BY clause); RollupMerge adds the super-aggregate rows. */
+    void removeRollup() {
+        SelectClauses.Span span = clauses.groupBy.orElseThrow().span();
+        for (int t = 1; t + 1 < tokens.size(); t++) {
+            if (tokens.get(t).start() >= span.start() && tokens.get(t + 1).end() == span.end()
+                    && tokens.isWord(t, "WITH") && tokens.isWord(t + 1, "ROLLUP")) {
+                rewriter.delete(tokens.get(t - 1).end(), span.end());
+                return;
+            }
+        }
+        throw ErrorCode.UNSUPPORTED.exception("this form of GROUP BY ... WITH ROLLUP across shards");
+    }
 }

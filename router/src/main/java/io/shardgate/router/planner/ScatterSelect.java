@@ -30,6 +30,7 @@ import io.shardgate.router.plan.MemorySort;
 import io.shardgate.router.plan.MergeSort;
 import io.shardgate.router.plan.PlanNode;
 import io.shardgate.router.plan.Project;
+import io.shardgate.router.plan.RollupMerge;
 import io.shardgate.router.plan.Route;
 import io.shardgate.router.plan.RowExpression;
 import io.shardgate.router.plan.ShardSql;
@@ -91,7 +92,7 @@ final class ScatterSelect {
         SQLExpr having = groupBy == null ? null : groupBy.getHaving();
         boolean aggregating = !groupItems.isEmpty() || !Aggregates.in(having).isEmpty()
                 || block.getSelectList().stream().anyMatch(i -> !Aggregates.in(i.getExpr()).isEmpty());
-        boolean localGroups = groupItems.stream().anyMatch(this::isTopShardKey);
+        boolean localGroups = groupItems.stream().anyMatch(this::isTopShardKey) && !clauses.withRollup && !groupBy.isWithRollUp();
         boolean distinct = block.getDistionOption() == SQLSetQuantifier.DISTINCT || block.getDistionOption() == SQLSetQuantifier.DISTINCTROW;
         if (aggregating && !localGroups) {
             if (distinct && !groupItems.isEmpty()) {
@@ -176,14 +177,19 @@ final class ScatterSelect {
     }
 
     private PlanNode groupedAggregate(List<SQLExpr> groupItems, SQLExpr having) {
-        if (clauses.withRollup || block.getGroupBy().isWithRollUp()) {
-            throw ErrorCode.UNSUPPORTED.exception("GROUP BY ... WITH ROLLUP across shards");
-        }
+        boolean rollup = clauses.withRollup || block.getGroupBy().isWithRollUp();
         List<SelectClauses.Item> spans = clauses.groupBy.map(SelectClauses.Clause::items).orElse(List.of());
-        if (spans.size() != groupItems.size()) {
+        if (spans.size() != groupItems.size() || (rollup && !clauses.withRollup)) {
             throw ErrorCode.UNSUPPORTED.exception("this form of GROUP BY across shards");
         }
         collectAggregateItems();
+        if (rollup && (columns.distinctKey().isPresent() || (block.getOrderBy() != null && !isOrderByNull()))) {
+            throw ErrorCode.UNSUPPORTED.exception("GROUP BY ... WITH ROLLUP with " + (columns.distinctKey().isPresent()
+                    ? "a DISTINCT aggregate" : "ORDER BY") + " across shards");
+        }
+        if (rollup) {
+            aggregateText().removeRollup();
+        }
         List<Key> groupKeys = new ArrayList<>();
         for (int i = 0; i < groupItems.size(); i++) {
             Tokens.Fragment text = tokens.fragment(spans.get(i).expression().start(), spans.get(i).expression().end());
@@ -214,7 +220,9 @@ final class ScatterSelect {
         clauses.limit.ifPresent(l -> deleteClause(l.span()));
         Route shards = finishRoute();
         List<SortKey> groupSortKeys = groupKeys.stream().map(k -> new SortKey(columns.column(k.ref()), false)).toList();
-        PlanNode node = new GroupByMerge(new MergeSort(shards, columns.sortKeys(shardOrder)), groupSortKeys, columns.resolvedAggregates());
+        MergeSort sorted = new MergeSort(shards, columns.sortKeys(shardOrder));
+        PlanNode node = rollup ? new RollupMerge(sorted, groupSortKeys, columns.resolvedAggregates())
+                : new GroupByMerge(sorted, groupSortKeys, columns.resolvedAggregates());
         if (condition.isPresent()) {
             node = new HavingFilter(node, condition.get());
         }
