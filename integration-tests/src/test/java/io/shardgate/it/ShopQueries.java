@@ -216,7 +216,8 @@ final class ShopQueries {
                     + " GROUP BY c.country, o.status WITH ROLLUP").rows(45, 60),
             Query.ordered("SELECT id, COUNT(*) FROM customers WHERE id < 20 GROUP BY id WITH ROLLUP").via(Client.MARIADB_PREPARED).rows(20),
             Query.ordered("SELECT country, COUNT(*) AS n FROM customers GROUP BY country WITH ROLLUP HAVING n > 200 LIMIT 4")
-                    .via(Client.MYSQL_PREPARED).rows(1, 4));
+                    .via(Client.MYSQL_PREPARED).rows(1, 4),
+            Query.ordered("SELECT id, COUNT(*), MAX(name) FROM customers WHERE id < 10 GROUP BY id WITH ROLLUP").rows(10));
 
     /**
      * Runs each query on {@code expectedSide} (whose row count must be in the query's bounds) and on

@@ -24,22 +24,13 @@ final class OutputColumns {
         for (int i = 0; i < merged.size(); i++) {
             ColumnMeta meta = merged.get(i);
             ColumnDefinition same = i < shard.size() && shard.get(i).name().equals(meta.name()) ? shard.get(i) : byName(shard, meta.name());
-            ColumnDefinition column;
             if (same != null && ValueKind.of(same.type(), same.charset()) == meta.kind()) {
-                column = same.decimals() == meta.decimals() || meta.kind() != ValueKind.DECIMAL ? same : averageOf(same, meta.decimals());
+                out.add(same.decimals() == meta.decimals() || meta.kind() != ValueKind.DECIMAL ? same : averageOf(same, meta.decimals()));
             } else {
-                column = computed(meta, same);
+                out.add(computed(meta, same));
             }
-            out.add(meta.maybeNull() ? nullable(column) : column);
         }
         return out;
-    }
-
-    /** A WITH ROLLUP group key: the merge puts NULL in it, so it is not NOT NULL, as MariaDB describes it. */
-    private static ColumnDefinition nullable(ColumnDefinition c) {
-        return (c.flags() & ColumnDefinition.FLAG_NOT_NULL) == 0 ? c : new ColumnDefinition(c.catalog(), c.schema(), c.table(),
-                c.orgTable(), c.name(), c.orgName(), c.charset(), c.length(), c.type(), c.flags() & ~ColumnDefinition.FLAG_NOT_NULL,
-                c.decimals());
     }
 
     /**

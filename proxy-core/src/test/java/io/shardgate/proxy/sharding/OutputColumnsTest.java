@@ -44,15 +44,4 @@ class OutputColumnsTest {
         assertThat(out.get(0).name()).isEqualTo("n");
         assertThat(out.get(0).type()).isEqualTo(ColumnDefinition.TYPE_LONGLONG);
     }
-
-    @Test
-    void aRollupGroupKeyLosesItsNotNullFlagAndKeepsTheRest() {
-        ColumnDefinition notNull = new ColumnDefinition("def", "shop", "orders", "orders", "status", "status",
-                45, 64, ColumnDefinition.TYPE_VAR_STRING, ColumnDefinition.FLAG_NOT_NULL | 0x1000, 0);
-        List<ColumnDefinition> out = OutputColumns.of(List.of(new ColumnMeta("status", ValueKind.STRING, 45, 0).nullable(),
-                new ColumnMeta("status", ValueKind.STRING, 45, 0)), List.of(notNull));
-        assertThat(out.get(0).flags()).isEqualTo(0x1000);
-        assertThat(out.get(0).length()).isEqualTo(64);
-        assertThat(out.get(1)).isEqualTo(notNull);
-    }
 }

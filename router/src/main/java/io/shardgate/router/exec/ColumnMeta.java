@@ -15,24 +15,12 @@ import static java.util.Objects.requireNonNull;
  * @param kind        how values compare
  * @param collationId the collation id of the column definition
  * @param decimals    the decimals of the column definition (AVG adds 4, as MySQL's div_precision_increment)
- * @param maybeNull   whether the merge may put NULL in a column the shards declare NOT NULL (a WITH ROLLUP
- *                    group key): its definition then loses the NOT NULL flag, as one server's does
  */
-public record ColumnMeta(String name, ValueKind kind, int collationId, int decimals, boolean maybeNull) {
+public record ColumnMeta(String name, ValueKind kind, int collationId, int decimals) {
 
     public ColumnMeta {
         requireNonNull(name, "name is null");
         requireNonNull(kind, "kind is null");
-    }
-
-    /** A column as the shards describe it. */
-    public ColumnMeta(String name, ValueKind kind, int collationId, int decimals) {
-        this(name, kind, collationId, decimals, false);
-    }
-
-    /** This column, which the merge may set to NULL. */
-    public ColumnMeta nullable() {
-        return new ColumnMeta(name, kind, collationId, decimals, true);
     }
 
     /** A column of this kind with the default utf8mb4 collation and no decimals: for tests. */

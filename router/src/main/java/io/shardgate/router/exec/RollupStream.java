@@ -3,7 +3,6 @@ package io.shardgate.router.exec;
 import io.shardgate.router.value.SqlValue;
 
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
 
 import static java.util.Objects.requireNonNull;
@@ -59,11 +58,8 @@ public final class RollupStream implements RowStream {
     @Override
     public List<ColumnMeta> columns() {
         init();
-        List<ColumnMeta> columns = new ArrayList<>(levels[0].resultColumns());
-        for (int column : keyColumns) {
-            columns.set(column, columns.get(column).nullable());
-        }
-        return columns;
+        // MariaDB keeps a NOT NULL group key's flag on its ROLLUP rows too (measured: BIGINT NOT NULL), so the metadata stays.
+        return levels[0].resultColumns();
     }
 
     @Override
