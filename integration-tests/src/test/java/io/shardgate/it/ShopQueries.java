@@ -217,7 +217,15 @@ final class ShopQueries {
             Query.ordered("SELECT id, COUNT(*) FROM customers WHERE id < 20 GROUP BY id WITH ROLLUP").via(Client.MARIADB_PREPARED).rows(20),
             Query.ordered("SELECT country, COUNT(*) AS n FROM customers GROUP BY country WITH ROLLUP HAVING n > 200 LIMIT 4")
                     .via(Client.MYSQL_PREPARED).rows(1, 4),
-            Query.ordered("SELECT id, COUNT(*), MAX(name) FROM customers WHERE id < 10 GROUP BY id WITH ROLLUP").rows(10));
+            Query.ordered("SELECT id, COUNT(*), MAX(name) FROM customers WHERE id < 10 GROUP BY id WITH ROLLUP").rows(10),
+            // GROUP_CONCAT across shards (issue 19 item 4)
+            Query.ordered("SELECT status, GROUP_CONCAT(id ORDER BY id SEPARATOR '|'), COUNT(*) FROM orders WHERE customer_id < 40"
+                    + " GROUP BY status ORDER BY status").rows(5),
+            Query.ordered("SELECT country, GROUP_CONCAT(DISTINCT LEFT(name, 3) ORDER BY LEFT(name, 3) DESC) FROM customers"
+                    + " GROUP BY country ORDER BY country").via(Client.MARIADB_PREPARED).rows(9),
+            Query.ordered("SELECT GROUP_CONCAT(name, '@', id ORDER BY id DESC) FROM customers WHERE id BETWEEN ? AND ?")
+                    .via(Client.MYSQL_PREPARED).with(100L, 140L).rows(1),
+            Query.ordered("SELECT GROUP_CONCAT(amount ORDER BY amount, id) FROM orders").rows(1));
 
     /**
      * Runs each query on {@code expectedSide} (whose row count must be in the query's bounds) and on

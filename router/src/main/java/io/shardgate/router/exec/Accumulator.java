@@ -21,6 +21,7 @@ final class Accumulator {
     private final AggregateFunction[] functions;
     private final ValueComparator[] comparators;
     private final DistinctAggregate[] distincts;
+    private final ConcatAggregate[] concats;
     private SqlValue[] values;
     private long[] avgCounts;
 
@@ -32,10 +33,14 @@ final class Accumulator {
         functions = new AggregateFunction[n];
         comparators = new ValueComparator[n];
         distincts = new DistinctAggregate[n];
+        concats = new ConcatAggregate[n];
         for (int i = 0; i < n; i++) {
             Aggregate aggregate = aggregates.get(i);
             functions[i] = aggregate.function();
             targets[i] = aggregate.column().resolve(columns.size());
+            if (aggregate.concat().isPresent()) {
+                concats[i] = new ConcatAggregate(aggregate, columns);
+            }
             if (aggregate.distinct().isPresent()) {
                 int value = aggregate.distinct().get().resolve(columns.size());
                 distincts[i] = new DistinctAggregate(functions[i], value, columns.get(value), columns.get(targets[i]));
@@ -66,9 +71,12 @@ final class Accumulator {
     }
 
     void add(Row row) {
-        for (DistinctAggregate distinct : distincts) {
-            if (distinct != null) {
-                distinct.add(row);
+        for (int i = 0; i < functions.length; i++) {
+            if (distincts[i] != null) {
+                distincts[i].add(row);
+            }
+            if (concats[i] != null) {
+                concats[i].add(row);
             }
         }
         if (values == null) {
@@ -87,7 +95,7 @@ final class Accumulator {
         for (int i = 0; i < functions.length; i++) {
             int c = targets[i];
             SqlValue value = row.get(c);
-            if (distincts[i] != null) {
+            if (distincts[i] != null || concats[i] != null) {
                 continue;
             }
             switch (functions[i]) {
@@ -110,6 +118,9 @@ final class Accumulator {
             int c = targets[i];
             if (distincts[i] != null) {
                 result[c] = distincts[i].finish();
+            }
+            else if (concats[i] != null) {
+                result[c] = concats[i].finish();
             }
             else if (values == null) {
                 result[c] = functions[i] == AggregateFunction.COUNT ? SqlValue.ofLong(0) : SqlValue.NULL;

@@ -2,11 +2,15 @@ package io.shardgate.router.planner;
 
 import com.alibaba.druid.sql.ast.expr.SQLAggregateExpr;
 import io.shardgate.errors.ErrorCode;
+import io.shardgate.router.plan.ValueSource;
 import io.shardgate.router.exec.AggregateFunction;
 import io.shardgate.router.planner.ScatterColumns.HelperRef;
 import io.shardgate.router.planner.ScatterColumns.ItemRef;
 import io.shardgate.router.planner.ScatterColumns.Key;
 import io.shardgate.router.planner.ScatterColumns.SpecDraft;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The edits of a scattered SELECT's text that its aggregates need ({@link ScatterSelect}): AVG sent as SUM
@@ -41,20 +45,114 @@ final class AggregateText {
     }
 
     /**
-     * With a DISTINCT aggregate the shards group by its argument x too ({@code GROUP BY g, x}, or {@code GROUP BY x}
-     * without GROUP BY) and sort by it after the group keys, so the merge sees each group's x in order.
+     * With a DISTINCT aggregate or a GROUP_CONCAT the shards group by its inner keys too ({@code GROUP BY g, x}, or
+     * {@code GROUP BY x} without GROUP BY) and sort by them after the group keys, so the merge sees each group's
+     * values in order.
      */
-    void groupByDistinctArgument(Key value) {
+    void groupByInner(List<Key> keys) {
+        StringBuilder text = new StringBuilder();
+        List<ValueSource> parameters = new ArrayList<>();
+        for (Key key : keys) {
+            text.append(text.length() == 0 ? "" : ", ").append(key.text().text());
+            parameters.addAll(key.text().parameters());
+        }
         if (clauses.groupBy.isPresent()) {
-            rewriter.insert(clauses.groupBy.get().span().end(), new Tokens.Fragment(", " + value.text().text(), value.text().parameters()));
+            rewriter.insert(clauses.groupBy.get().span().end(), new Tokens.Fragment(", " + text, parameters));
         }
         else if (clauses.orderBy.isPresent()) {
-            rewriter.insert(clauses.orderBy.get().span().start(), new Tokens.Fragment("GROUP BY " + value.text().text() + " ",
-                    value.text().parameters()));
+            rewriter.insert(clauses.orderBy.get().span().start(), new Tokens.Fragment("GROUP BY " + text + " ", parameters));
         }
         else {
-            rewriter.insert(clauses.orderByAt, new Tokens.Fragment(" GROUP BY " + value.text().text(), value.text().parameters()));
+            rewriter.insert(clauses.orderByAt, new Tokens.Fragment(" GROUP BY " + text, parameters));
         }
+    }
+
+    /**
+     * {@code GROUP_CONCAT([DISTINCT] args [ORDER BY keys] [SEPARATOR s])} in select item {@code item}: the shards group
+     * by its ORDER BY keys and arguments too and send them, and {@code @@group_concat_max_len}, as helper columns;
+     * each shard's value then covers one (group, keys, arguments) subgroup, and the merge joins them in order.
+     */
+    void concat(int item, SQLAggregateExpr aggregate) {
+        if (aggregate.getLimit() != null) {
+            throw ErrorCode.UNSUPPORTED.exception("GROUP_CONCAT ... LIMIT across shards");
+        }
+        SelectClauses.Span span = clauses.items.get(item);
+        int open = -1;
+        for (int t = 0; t + 1 < tokens.size() && open < 0; t++) {
+            if (tokens.get(t).start() >= span.start() && tokens.get(t).end() <= span.end() && tokens.isWord(t, "GROUP_CONCAT")
+                    && tokens.isOperator(t + 1, '(')) {
+                open = t + 1;
+            }
+        }
+        int close = open < 0 ? -1 : tokens.closing(open);
+        if (close < 0) {
+            throw ErrorCode.UNSUPPORTED.exception("this form of GROUP_CONCAT across shards");
+        }
+        int depth = tokens.get(open).depth() + 1;
+        int at = open + 1 + (aggregate.isDistinct() ? 1 : 0);
+        int end = at;
+        while (end < close && !(tokens.get(end).depth() == depth && (tokens.isWord(end, "ORDER") || tokens.isWord(end, "SEPARATOR")))) {
+            end++;
+        }
+        List<Tokens.Fragment> arguments = parts(at, end, depth);
+        List<Key> keys = new ArrayList<>();
+        if (tokens.isWord(end, "ORDER")) {
+            int from = end + 2;
+            end = from;
+            while (end < close && !(tokens.get(end).depth() == depth && tokens.isWord(end, "SEPARATOR"))) {
+                end++;
+            }
+            for (Tokens.Fragment part : parts(from, end, depth)) {
+                String upper = part.text().toUpperCase(java.util.Locale.ROOT);
+                boolean descending = upper.endsWith(" DESC");
+                String expression = descending || upper.endsWith(" ASC") ? part.text().substring(0, part.text().lastIndexOf(' ')).strip()
+                        : part.text();
+                if (expression.chars().allMatch(Character::isDigit)) {
+                    throw ErrorCode.UNSUPPORTED.exception("GROUP_CONCAT ... ORDER BY a position across shards");
+                }
+                Tokens.Fragment text = new Tokens.Fragment(expression, part.parameters());
+                keys.add(new Key(columns.addHelper(text), descending, text));
+            }
+        }
+        List<ScatterColumns.Ref> argumentRefs = new ArrayList<>();
+        for (Tokens.Fragment argument : arguments) {
+            HelperRef ref = columns.addHelper(argument);
+            argumentRefs.add(ref);
+            // A number would be a position in GROUP BY; it is a constant here, the same for every row.
+            if (keys.stream().noneMatch(k -> k.ref().equals(ref)) && !argument.text().chars().allMatch(Character::isDigit)) {
+                keys.add(new Key(ref, false, argument));
+            }
+        }
+        if (aggregate.isDistinct() && keys.stream().anyMatch(k -> !argumentRefs.contains(k.ref()))) {
+            throw ErrorCode.UNSUPPORTED.exception("GROUP_CONCAT(DISTINCT ...) ordered by an expression outside its arguments across shards");
+        }
+        Object separator = aggregate.getAttribute("SEPARATOR");
+        String separatorText = separator == null ? "," : Literals.of((com.alibaba.druid.sql.ast.SQLExpr) separator)
+                .filter(v -> v instanceof ValueSource.Literal l && l.value().type() == io.shardgate.router.value.SqlValue.Type.TEXT)
+                .map(v -> ((ValueSource.Literal) v).value().text())
+                .orElseThrow(() -> ErrorCode.UNSUPPORTED.exception("a GROUP_CONCAT SEPARATOR other than a string across shards"));
+        HelperRef maxLength = columns.addHelper(Tokens.Fragment.of("@@group_concat_max_len"));
+        columns.setInnerKeys(keys, "GROUP_CONCAT");
+        columns.addItemAggregate(new SpecDraft(AggregateFunction.GROUP_CONCAT, new ItemRef(item), null, null,
+                new ScatterColumns.ConcatDraft(argumentRefs, maxLength, separatorText, aggregate.isDistinct())));
+    }
+
+    /** The comma-separated parts of tokens {@code [from, to)} at {@code depth}, as text. */
+    private List<Tokens.Fragment> parts(int from, int to, int depth) {
+        List<Tokens.Fragment> parts = new ArrayList<>();
+        int start = from;
+        for (int i = from; i <= to; i++) {
+            if (i == to || (tokens.get(i).depth() == depth && tokens.isOperator(i, ','))) {
+                if (i > start) {
+                    parts.add(tokens.fragment(tokens.get(start).start(), tokens.get(i - 1).end()));
+                }
+                start = i + 1;
+            }
+        }
+        if (parts.isEmpty()) {
+            throw ErrorCode.UNSUPPORTED.exception("this form of GROUP_CONCAT across shards");
+        }
+        return parts;
     }
 
     /** {@code AVG(x)} is sent as {@code SUM(x) AS `AVG(x)`} with a {@code COUNT(x)} helper column. */

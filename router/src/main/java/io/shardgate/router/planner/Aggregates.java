@@ -71,7 +71,7 @@ final class Aggregates {
 
     /** How Shardgate merges this aggregate across shards, or empty when it cannot (COUNT(DISTINCT), GROUP_CONCAT, STD, ...). */
     static Optional<AggregateFunction> mergeable(SQLAggregateExpr aggregate) {
-        if (isDistinct(aggregate) || aggregate.getOrderBy() != null) {
+        if (isDistinct(aggregate) || aggregate.getOrderBy() != null || isConcat(aggregate)) {
             return Optional.empty();
         }
         try {
@@ -86,6 +86,10 @@ final class Aggregates {
     static boolean isDistinct(SQLAggregateExpr aggregate) {
         String name = aggregate.getMethodName().toUpperCase(Locale.ROOT);
         return aggregate.isDistinct() && !name.equals("MIN") && !name.equals("MAX");
+    }
+
+    static boolean isConcat(SQLAggregateExpr aggregate) {
+        return aggregate.getMethodName().equalsIgnoreCase("GROUP_CONCAT");
     }
 
     /** Expression text normalized for comparing two expressions: Druid's rendering, lower case, without backquotes. */

@@ -44,10 +44,18 @@ final class ScatterColumns {
     }
 
     /** An aggregate spec whose columns are resolved once the helper count is known; {@code distinct}: the DISTINCT argument's column. */
-    record SpecDraft(AggregateFunction function, Ref column, Ref count, Ref distinct) {
+    record SpecDraft(AggregateFunction function, Ref column, Ref count, Ref distinct, ConcatDraft concat) {
         SpecDraft(AggregateFunction function, Ref column, Ref count) {
-            this(function, column, count, null);
+            this(function, column, count, null, null);
         }
+
+        SpecDraft(AggregateFunction function, Ref column, Ref count, Ref distinct) {
+            this(function, column, count, distinct, null);
+        }
+    }
+
+    /** A GROUP_CONCAT's merge columns, resolved with the rest. */
+    record ConcatDraft(List<Ref> arguments, Ref maxLength, String separator, boolean distinct) {
     }
 
     private final SQLSelectQueryBlock block;
@@ -59,6 +67,8 @@ final class ScatterColumns {
     private final List<SpecDraft> specs = new ArrayList<>();
     private String distinctArgument;
     private Key distinctKey;
+    private List<Key> innerKeys = List.of();
+    private String innerOwner;
 
     ScatterColumns(SQLSelectQueryBlock block) {
         this.block = block;
@@ -183,13 +193,25 @@ final class ScatterColumns {
         if (distinctKey == null) {
             distinctArgument = normalized;
             distinctKey = new Key(addHelper(text), false, text);
+            setInnerKeys(List.of(distinctKey), "COUNT/SUM/AVG(DISTINCT " + text.text() + ")");
         }
         return distinctKey;
     }
 
-    /** The DISTINCT argument's key, if an aggregate has one. */
-    java.util.Optional<Key> distinctKey() {
-        return java.util.Optional.ofNullable(distinctKey);
+    /**
+     * The keys the shards group and sort by after the group keys (a DISTINCT aggregate's argument, or a
+     * GROUP_CONCAT's ORDER BY keys and arguments); one such aggregate per statement.
+     */
+    void setInnerKeys(List<Key> keys, String owner) {
+        if (innerOwner != null) {
+            throw ErrorCode.UNSUPPORTED.exception(owner + " with " + innerOwner + " across shards");
+        }
+        innerKeys = List.copyOf(keys);
+        innerOwner = owner;
+    }
+
+    List<Key> innerKeys() {
+        return innerKeys;
     }
 
     static AggregateFunction mergeable(SQLAggregateExpr aggregate) {
@@ -238,7 +260,10 @@ final class ScatterColumns {
     }
 
     List<Aggregate> resolvedAggregates() {
-        return specs.stream().map(s -> s.distinct() != null ? Aggregate.distinct(s.function(), column(s.column()), column(s.distinct()))
+        return specs.stream().map(s -> s.concat() != null ? Aggregate.concat(column(s.column()), new Aggregate.Concat(
+                        s.concat().arguments().stream().map(this::column).toList(), column(s.concat().maxLength()), s.concat().separator(),
+                        s.concat().distinct()))
+                : s.distinct() != null ? Aggregate.distinct(s.function(), column(s.column()), column(s.distinct()))
                 : s.count() == null ? Aggregate.of(s.function(), column(s.column()))
                 : Aggregate.avg(column(s.column()), column(s.count()))).toList();
     }

@@ -81,7 +81,7 @@ final class ScatterSelect {
 
     PlanNode plan(SQLSelectQueryBlock block) {
         this.block = block;
-        int select = topSelect();
+        int select = SelectClauses.topSelect(tokens);
         clauses = SelectClauses.locate(tokens, select)
                 .filter(c -> c.items.size() == block.getSelectList().size())
                 .orElseThrow(() -> ErrorCode.UNSUPPORTED.exception("this form of SELECT across shards"));
@@ -162,13 +162,13 @@ final class ScatterSelect {
         clauses.having.ifPresent(h -> deleteClause(h.span()));
         Optional<ScatterLimit> limit = ScatterLimit.of(block, clauses);
         clauses.limit.ifPresent(l -> deleteClause(l.span()));
-        Optional<Key> distinct = columns.distinctKey();
-        distinct.ifPresent(value -> {
-            aggregateText().groupByDistinctArgument(value);
-            writeOrderBy(List.of(value));
-        });
+        List<Key> inner = columns.innerKeys();
+        if (!inner.isEmpty()) {
+            aggregateText().groupByInner(inner);
+            writeOrderBy(inner);
+        }
         Route shards = finishRoute();
-        PlanNode input = distinct.<PlanNode>map(value -> new MergeSort(shards, columns.sortKeys(List.of(value)))).orElse(shards);
+        PlanNode input = inner.isEmpty() ? shards : new MergeSort(shards, columns.sortKeys(inner));
         PlanNode node = new AggregateMerge(input, columns.resolvedAggregates());
         if (condition.isPresent()) {
             node = new HavingFilter(node, condition.get());
@@ -183,9 +183,9 @@ final class ScatterSelect {
             throw ErrorCode.UNSUPPORTED.exception("this form of GROUP BY across shards");
         }
         collectAggregateItems();
-        if (rollup && (columns.distinctKey().isPresent() || (block.getOrderBy() != null && !isOrderByNull()))) {
-            throw ErrorCode.UNSUPPORTED.exception("GROUP BY ... WITH ROLLUP with " + (columns.distinctKey().isPresent()
-                    ? "a DISTINCT aggregate" : "ORDER BY") + " across shards");
+        if (rollup && (!columns.innerKeys().isEmpty() || (block.getOrderBy() != null && !isOrderByNull()))) {
+            throw ErrorCode.UNSUPPORTED.exception("GROUP BY ... WITH ROLLUP with " + (!columns.innerKeys().isEmpty()
+                    ? "a DISTINCT aggregate or GROUP_CONCAT" : "ORDER BY") + " across shards");
         }
         if (rollup) {
             aggregateText().removeRollup();
@@ -210,10 +210,10 @@ final class ScatterSelect {
                 shardOrder.add(group);
             }
         }
-        columns.distinctKey().ifPresent(value -> {
-            aggregateText().groupByDistinctArgument(value);
-            shardOrder.add(value);
-        });
+        if (!columns.innerKeys().isEmpty()) {
+            aggregateText().groupByInner(columns.innerKeys());
+            shardOrder.addAll(columns.innerKeys());
+        }
         writeOrderBy(shardOrder);
         clauses.having.ifPresent(h -> deleteClause(h.span()));
         Optional<ScatterLimit> limit = ScatterLimit.of(block, clauses);
@@ -264,6 +264,10 @@ final class ScatterSelect {
             }
             if (!columns.reachable(i)) {
                 throw ErrorCode.UNSUPPORTED.exception("an aggregate between two * columns across shards");
+            }
+            if (Aggregates.isConcat(aggregate)) {
+                aggregateText().concat(i, aggregate);
+                continue;
             }
             if (Aggregates.isDistinct(aggregate)) {
                 AggregateFunction function = ScatterColumns.distinctFunction(aggregate);
@@ -385,14 +389,4 @@ final class ScatterSelect {
         return new Tokens.Fragment(text.toString(), parameters);
     }
 
-    // ---- small helpers
-
-    private int topSelect() {
-        for (int i = 0; i < tokens.size(); i++) {
-            if (tokens.get(i).depth() == 0 && tokens.isWord(i, "SELECT")) {
-                return i;
-            }
-        }
-        throw ErrorCode.UNSUPPORTED.exception("a parenthesized SELECT across shards");
-    }
 }
