@@ -34,8 +34,8 @@ final class AggregateText {
         SelectClauses.Span span = clauses.items.get(item);
         for (int t = 0; t < tokens.size(); t++) {
             if (tokens.get(t).start() >= span.start() && tokens.get(t).end() <= span.end() && tokens.isWord(t, "DISTINCT")) {
-                int close = tokens.closing(t - 1);
-                if (!tokens.isOperator(t - 1, '(') || close <= t + 1) {
+                int close = tokens.isOperator(t - 1, '(') ? tokens.closing(t - 1) : -1;
+                if (close <= t + 1) {
                     break;
                 }
                 return tokens.fragment(tokens.get(t + 1).start(), tokens.get(close - 1).end());

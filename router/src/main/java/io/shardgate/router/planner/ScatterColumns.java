@@ -145,9 +145,10 @@ final class ScatterColumns {
     /** An aggregate only ORDER BY or HAVING uses: a helper column merged like the select list's. */
     private Ref helperAggregate(SQLAggregateExpr aggregate, Tokens.Fragment text) {
         if (Aggregates.isDistinct(aggregate)) {
+            AggregateFunction function = distinctFunction(aggregate);
             HelperRef helper = addHelper(text);
             Key value = distinctValue(aggregate, Tokens.Fragment.of(Aggregates.text(aggregate.getArguments().get(0))));
-            addSpec(new SpecDraft(distinctFunction(aggregate), helper, null, value.ref()));
+            addSpec(new SpecDraft(function, helper, null, value.ref()));
             return helper;
         }
         AggregateFunction function = mergeable(aggregate);
