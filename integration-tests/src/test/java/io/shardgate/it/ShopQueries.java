@@ -225,7 +225,16 @@ final class ShopQueries {
                     + " GROUP BY country ORDER BY country").via(Client.MARIADB_PREPARED).rows(9),
             Query.ordered("SELECT GROUP_CONCAT(name, '@', id ORDER BY id DESC) FROM customers WHERE id BETWEEN ? AND ?")
                     .via(Client.MYSQL_PREPARED).with(100L, 140L).rows(1),
-            Query.ordered("SELECT GROUP_CONCAT(amount ORDER BY amount, id) FROM orders").rows(1));
+            Query.ordered("SELECT GROUP_CONCAT(amount ORDER BY amount, id) FROM orders").rows(1),
+            // an IN subquery on other shards runs first, its values in its place (issue 19 item 3)
+            Query.ordered("SELECT c.id, c.name FROM customers c WHERE c.country IN (SELECT country FROM customers WHERE id = 5)"
+                    + " AND c.id < 200 ORDER BY c.id"),
+            Query.ordered("SELECT id, amount FROM orders WHERE customer_id < ? AND status NOT IN (SELECT status FROM orders WHERE"
+                    + " amount > ?) ORDER BY id").via(Client.MARIADB_PREPARED).with(30L, new BigDecimal("499.00")).rows(0, Integer.MAX_VALUE),
+            Query.ordered("SELECT COUNT(*), SUM(amount) FROM orders WHERE customer_id IN (SELECT id FROM customers WHERE country = 'CA')"
+                    + " AND status IN (SELECT status FROM orders WHERE amount > 499.5)").via(Client.MYSQL_TEXT).rows(1),
+            Query.ordered("SELECT id FROM customers WHERE name IN (SELECT name FROM customers WHERE id IN (1, 2, 3)) ORDER BY id")
+                    .via(Client.MYSQL_PREPARED));
 
     /**
      * Runs each query on {@code expectedSide} (whose row count must be in the query's bounds) and on

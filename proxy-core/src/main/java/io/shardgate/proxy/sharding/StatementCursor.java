@@ -190,10 +190,14 @@ final class StatementCursor implements ShardCursor, DirectRun.Connections {
         return value == null ? "" : new String(value, StandardCharsets.UTF_8);
     }
 
-    /** The column definitions of the first shard result that has columns. */
+    /**
+     * The column definitions of the statement's result as a shard sent them: those of the last shard result
+     * opened that has columns (the results of a plan's final statement all have the same; a plan that runs an
+     * IN subquery first opens that one before).
+     */
     List<ColumnDefinition> firstColumns() {
-        for (ShardResultStream stream : streams) {
-            List<ColumnDefinition> definitions = stream.definitions();
+        for (int i = streams.size() - 1; i >= 0; i--) {
+            List<ColumnDefinition> definitions = streams.get(i).definitions();
             if (!definitions.isEmpty()) {
                 return definitions;
             }

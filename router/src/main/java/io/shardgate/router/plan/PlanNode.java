@@ -11,7 +11,7 @@ import java.util.List;
  */
 public sealed interface PlanNode
         permits Route, InsertSplit, MergeSort, MemorySort, LimitOffset, AggregateMerge, GroupByMerge, Distinct,
-        HavingFilter, Project, StaticRows, InsertFromSelect, RollupMerge {
+        HavingFilter, Project, StaticRows, InsertFromSelect, RollupMerge, SubqueryFirst {
 
     /** The operators this one reads from. */
     List<PlanNode> inputs();

@@ -140,6 +140,14 @@ public final class PlanPrinter implements PlanVisitor<List<String>> {
     }
 
     @Override
+    public List<String> visit(SubqueryFirst node) {
+        List<String> out = new ArrayList<>();
+        out.add("SubqueryFirst(its values in place of the subquery, then planned: " + node.before() + "(...)" + node.after() + ")");
+        node.subquery().accept(this).forEach(line -> out.add(INDENT + line));
+        return out;
+    }
+
+    @Override
     public List<String> visit(Distinct node) {
         return node("Distinct", node.input());
     }

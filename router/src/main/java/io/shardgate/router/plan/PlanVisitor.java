@@ -27,4 +27,6 @@ public interface PlanVisitor<R> {
     R visit(InsertFromSelect node);
 
     R visit(RollupMerge node);
+
+    R visit(SubqueryFirst node);
 }

@@ -55,9 +55,10 @@ final class SelectPlanner {
         }
         catch (ShardgateException refused) {
             // Not co-located, but every sharded table may still be pinned to one shard: then it runs there whole.
-            return KeyPins.of(uses, resolver).oneShard(uses, List.of(), candidates, context.schema().ranges())
-                    .map(key -> new Route(RouteVariant.BY_KEY, target, key, rewriter.build(), context.role()))
-                    .orElseThrow(() -> refused);
+            Optional<PlanNode> pinned = KeyPins.of(uses, resolver).oneShard(uses, List.of(), candidates, context.schema().ranges())
+                    .map(key -> new Route(RouteVariant.BY_KEY, target, key, rewriter.build(), context.role()));
+            // Or an IN subquery on other shards runs first, its values in its place.
+            return pinned.or(() -> SubqueryFirstPlanner.plan(context, statement)).orElseThrow(() -> refused);
         }
         if (candidates.isEmpty()) {
             throw ErrorCode.UNSUPPORTED.exception("PARTITION clauses naming disjoint sets of shards");
