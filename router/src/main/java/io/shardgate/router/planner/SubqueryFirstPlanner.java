@@ -1,8 +1,6 @@
 package io.shardgate.router.planner;
 
-import com.alibaba.druid.sql.ast.SQLExpr;
 import com.alibaba.druid.sql.ast.SQLStatement;
-import com.alibaba.druid.sql.ast.expr.SQLInSubQueryExpr;
 import com.alibaba.druid.sql.ast.statement.SQLSelectQueryBlock;
 import com.alibaba.druid.sql.ast.statement.SQLSelectStatement;
 import com.alibaba.druid.sql.dialect.mysql.parser.MySqlStatementParser;
@@ -15,32 +13,37 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Plans a SELECT that is not co-located only because of one {@code x [NOT] IN (SELECT ...)} AND-ed into its
- * top-level WHERE: the subquery runs first and its values take its place ({@link SubqueryFirst}). The
- * statement must plan with the subquery replaced by a list, and the subquery on its own.
+ * Plans a SELECT that is not co-located because of an {@code x [NOT] IN (SELECT ...)} of its top-level block
+ * (anywhere in it: replacing an uncorrelated subquery by its values is exact wherever it stands): the subquery
+ * runs first and its values take its place ({@link SubqueryFirst}). The statement must plan with the subquery
+ * replaced by a list (another such subquery in it is planned the same way at execution), and the subquery on
+ * its own. The first IN subquery for which both plan is taken.
  */
 final class SubqueryFirstPlanner {
     private SubqueryFirstPlanner() {
     }
 
     static Optional<PlanNode> plan(PlanContext context, SQLSelectStatement statement) {
-        if (!(statement.getSelect().getQuery() instanceof SQLSelectQueryBlock block)) {
+        if (!(statement.getSelect().getQuery() instanceof SQLSelectQueryBlock)) {
             return Optional.empty();
         }
-        List<SQLExpr> subqueries = Scopes.conjuncts(block.getWhere()).stream()
-                .filter(c -> c instanceof SQLInSubQueryExpr in && in.getSubQuery().getQuery() instanceof SQLSelectQueryBlock)
-                .toList();
         Tokens tokens = context.tokens();
-        int open = -1;
-        int found = 0;
         for (int i = 1; i + 2 < tokens.size(); i++) {
             if (tokens.get(i).depth() == 0 && tokens.isWord(i, "IN") && tokens.isOperator(i + 1, '(') && tokens.isWord(i + 2, "SELECT")) {
-                open = i + 1;
-                found++;
+                Optional<PlanNode> planned = plan(context, i + 1);
+                if (planned.isPresent()) {
+                    return planned;
+                }
             }
         }
-        int close = open < 0 ? -1 : tokens.closing(open);
-        if (subqueries.size() != 1 || found != 1 || close < 0) {
+        return Optional.empty();
+    }
+
+    /** The plan running the subquery in the parentheses at token {@code open} first, if both parts plan. */
+    private static Optional<PlanNode> plan(PlanContext context, int open) {
+        Tokens tokens = context.tokens();
+        int close = tokens.closing(open);
+        if (close < 0) {
             return Optional.empty();
         }
         String sql = tokens.sql();
