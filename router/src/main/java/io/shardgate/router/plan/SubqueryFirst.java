@@ -33,7 +33,7 @@ public record SubqueryFirst(PlanNode subquery, String before, String after, int 
                             Function<String, PlanNode> outer) implements PlanNode {
 
     /** The text in place of a subquery that returned no rows. */
-    static final String NO_ROWS = "(SELECT NULL FROM DUAL WHERE 0)";
+    public static final String NO_ROWS = "(SELECT NULL FROM DUAL WHERE 0)";
 
     public SubqueryFirst {
         requireNonNull(subquery, "subquery is null");

@@ -29,7 +29,9 @@ final class SubqueryFirstPlanner {
         }
         Tokens tokens = context.tokens();
         for (int i = 1; i + 2 < tokens.size(); i++) {
-            if (tokens.get(i).depth() == 0 && tokens.isWord(i, "IN") && tokens.isOperator(i + 1, '(') && tokens.isWord(i + 2, "SELECT")) {
+            // Not the stand-in of an empty result: each plan at execution has one subquery fewer, so planning ends.
+            if (tokens.get(i).depth() == 0 && tokens.isWord(i, "IN") && tokens.isOperator(i + 1, '(') && tokens.isWord(i + 2, "SELECT")
+                    && !tokens.sql().startsWith(SubqueryFirst.NO_ROWS, tokens.get(i + 1).start())) {
                 Optional<PlanNode> planned = plan(context, i + 1);
                 if (planned.isPresent()) {
                     return planned;

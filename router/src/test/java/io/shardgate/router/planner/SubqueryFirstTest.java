@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** An IN subquery on other shards runs first; its values take its place and the statement is planned with them. */
 class SubqueryFirstTest {
 
-    /** Shards answering the subquery (SQL on orders) with the rows given per shard, and any other statement with one row. */
+    /** Shards answering SQL on orders with the rows given per shard, on users with none, and any other statement with one row. */
     private static final class Shards implements ShardCursor {
         final Map<String, List<Row>> orders = new HashMap<>();
         final List<String> sent = new ArrayList<>();
@@ -34,6 +34,9 @@ class SubqueryFirstTest {
         @Override
         public RowStream execute(ShardStatement statement) {
             sent.add(statement.shard() + ": " + statement.sql() + (statement.parameters().isEmpty() ? "" : " " + statement.parameters()));
+            if (statement.sql().startsWith("SELECT id FROM users")) {
+                return Streams.of(List.of(ColumnMeta.of("id", ValueKind.INTEGER)), List.of());
+            }
             if (statement.sql().contains("FROM orders")) {
                 return Streams.of(List.of(ColumnMeta.of("id", ValueKind.INTEGER)), orders.getOrDefault(statement.shard(), List.of()));
             }
@@ -81,5 +84,12 @@ class SubqueryFirstTest {
         assertThat(run("SELECT name FROM customers WHERE id IN (SELECT id FROM orders)", 3)).hasSize(2);
         assertThatThrownBy(() -> run("SELECT name FROM customers WHERE id IN (SELECT id FROM orders)", 2))
                 .isInstanceOfSatisfying(ShardgateException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BUFFER_LIMIT));
+    }
+
+    @Test
+    void anEmptyResultBeforeAnotherSubqueryOnOtherShardsEndsTheRecursion() {
+        shards.orders.put("s0", List.of(Row.of(4L)));
+        run("SELECT name FROM customers WHERE id NOT IN (SELECT id FROM users) AND name IN (SELECT id FROM orders)", 100);
+        assertThat(shards.sent).contains("s1: SELECT name FROM customers WHERE id NOT IN (SELECT NULL FROM DUAL WHERE 0) AND name IN (?) [4]");
     }
 }
