@@ -253,7 +253,53 @@ final class ShopQueries {
             Query.ordered("SELECT id AS customer_number, name AS `full name`, created AS since FROM customers"
                     + " WHERE id IN (3, 4) ORDER BY customer_number").rows(2),
             Query.ordered("SELECT COUNT(*) AS n, SUM(amount) AS total, AVG(amount) AS mean, MAX(placed) AS latest FROM orders")
-                    .via(Client.MARIADB_PREPARED).rows(1));
+                    .via(Client.MARIADB_PREPARED).rows(1),
+            // pinned to one shard by shard key equalities: runs there whole (derived tables, WITH, subqueries; issue 19 item 2)
+            Query.ordered("SELECT c.name, q.m FROM customers c, (SELECT customer_id, MAX(id) m FROM orders WHERE customer_id = 42"
+                    + " GROUP BY customer_id) q WHERE c.id = 42 AND q.customer_id = c.id").rows(1),
+            Query.ordered("WITH mine AS (SELECT id, amount FROM orders WHERE customer_id = 42) SELECT COUNT(*), SUM(amount) FROM mine").rows(1),
+            Query.ordered("SELECT t.status, t.n FROM (SELECT status, COUNT(*) n FROM orders WHERE customer_id = ? GROUP BY status) t"
+                    + " ORDER BY t.status").via(Client.MARIADB_PREPARED).with(42L),
+            Query.ordered("SELECT o.id, o.amount FROM orders o WHERE o.customer_id = 42 AND o.amount >"
+                    + " (SELECT AVG(x.amount) FROM orders x WHERE x.customer_id = 42) ORDER BY o.id").via(Client.MYSQL_PREPARED),
+            Query.ordered("SELECT c.id, c.name, o.id FROM customers c JOIN orders o ON o.id > c.id WHERE c.id = 42 AND o.customer_id = 42"
+                    + " ORDER BY o.id").via(Client.MYSQL_TEXT),
+            // DISTINCT aggregates across shards (issue 19 item 4)
+            Query.ordered("SELECT COUNT(DISTINCT country) FROM customers").rows(1),
+            Query.ordered("SELECT COUNT(DISTINCT status), COUNT(*), SUM(amount), AVG(amount) FROM orders WHERE amount > 100").rows(1),
+            Query.ordered("SELECT status, COUNT(DISTINCT customer_id), SUM(DISTINCT customer_id), AVG(DISTINCT customer_id) FROM orders"
+                    + " GROUP BY status ORDER BY status").rows(5),
+            Query.ordered("SELECT country, COUNT(DISTINCT name) AS n FROM customers GROUP BY country HAVING COUNT(DISTINCT name) > 10"
+                    + " ORDER BY n DESC, country").via(Client.MARIADB_PREPARED).rows(1, 9),
+            Query.ordered("SELECT AVG(DISTINCT amount), SUM(DISTINCT amount), COUNT(DISTINCT amount) FROM orders WHERE status = ?")
+                    .via(Client.MYSQL_PREPARED).with("paid").rows(1),
+            Query.ordered("SELECT COUNT(DISTINCT customer_id) FROM orders WHERE customer_id > 100000").rows(1),
+            Query.ordered("SELECT MIN(DISTINCT amount), MAX(DISTINCT placed) FROM orders").rows(1),
+            // GROUP BY ... WITH ROLLUP across shards (issue 19 item 4)
+            Query.ordered("SELECT status, COUNT(*), SUM(amount), AVG(amount), MIN(placed) FROM orders GROUP BY status WITH ROLLUP").rows(6),
+            Query.ordered("SELECT c.country, o.status, COUNT(*) FROM customers c JOIN orders o ON o.customer_id = c.id"
+                    + " GROUP BY c.country, o.status WITH ROLLUP").rows(45, 60),
+            Query.ordered("SELECT id, COUNT(*) FROM customers WHERE id < 20 GROUP BY id WITH ROLLUP").via(Client.MARIADB_PREPARED).rows(20),
+            Query.ordered("SELECT country, COUNT(*) AS n FROM customers GROUP BY country WITH ROLLUP HAVING n > 200 LIMIT 4")
+                    .via(Client.MYSQL_PREPARED).rows(1, 4),
+            Query.ordered("SELECT id, COUNT(*), MAX(name) FROM customers WHERE id < 10 GROUP BY id WITH ROLLUP").rows(10),
+            // GROUP_CONCAT across shards (issue 19 item 4)
+            Query.ordered("SELECT status, GROUP_CONCAT(id ORDER BY id SEPARATOR '|'), COUNT(*) FROM orders WHERE customer_id < 40"
+                    + " GROUP BY status ORDER BY status").rows(5),
+            Query.ordered("SELECT country, GROUP_CONCAT(DISTINCT LEFT(name, 3) ORDER BY LEFT(name, 3) DESC) FROM customers"
+                    + " GROUP BY country ORDER BY country").via(Client.MARIADB_PREPARED).rows(9),
+            Query.ordered("SELECT GROUP_CONCAT(name, '@', id ORDER BY id DESC) FROM customers WHERE id BETWEEN ? AND ?")
+                    .via(Client.MYSQL_PREPARED).with(100L, 140L).rows(1),
+            Query.ordered("SELECT GROUP_CONCAT(amount ORDER BY amount, id) FROM orders").rows(1),
+            // an IN subquery on other shards runs first, its values in its place (issue 19 item 3)
+            Query.ordered("SELECT c.id, c.name FROM customers c WHERE c.country IN (SELECT country FROM customers WHERE id = 5)"
+                    + " AND c.id < 200 ORDER BY c.id"),
+            Query.ordered("SELECT id, amount FROM orders WHERE customer_id < ? AND status NOT IN (SELECT status FROM orders WHERE"
+                    + " amount > ?) ORDER BY id").via(Client.MARIADB_PREPARED).with(30L, new BigDecimal("499.00")).rows(0, Integer.MAX_VALUE),
+            Query.ordered("SELECT COUNT(*), SUM(amount) FROM orders WHERE customer_id IN (SELECT id FROM customers WHERE country = 'CA')"
+                    + " AND status IN (SELECT status FROM orders WHERE amount > 499.5)").via(Client.MYSQL_TEXT).rows(1),
+            Query.ordered("SELECT id FROM customers WHERE name IN (SELECT name FROM customers WHERE id IN (1, 2, 3)) ORDER BY id")
+                    .via(Client.MYSQL_PREPARED));
 
     /**
      * Runs each query through every JDBC client (MariaDB and MySQL Connector/J, text and binary

@@ -357,6 +357,9 @@ public final class ShardedSession {
         if (node instanceof InsertSplit split) {
             return split.rows().size() > 1;
         }
+        if (node instanceof io.shardgate.router.plan.InsertFromSelect) {
+            return true; // reads, then inserts any number of rows in batches: all or nothing, as one statement
+        }
         for (PlanNode input : node.inputs()) {
             if (collect(input, request, shards)) {
                 return true;

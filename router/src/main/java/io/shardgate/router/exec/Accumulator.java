@@ -20,6 +20,8 @@ final class Accumulator {
     private final int[] counts;
     private final AggregateFunction[] functions;
     private final ValueComparator[] comparators;
+    private final DistinctAggregate[] distincts;
+    private final ConcatAggregate[] concats;
     private SqlValue[] values;
     private long[] avgCounts;
 
@@ -30,10 +32,19 @@ final class Accumulator {
         counts = new int[n];
         functions = new AggregateFunction[n];
         comparators = new ValueComparator[n];
+        distincts = new DistinctAggregate[n];
+        concats = new ConcatAggregate[n];
         for (int i = 0; i < n; i++) {
             Aggregate aggregate = aggregates.get(i);
             functions[i] = aggregate.function();
             targets[i] = aggregate.column().resolve(columns.size());
+            if (aggregate.concat().isPresent()) {
+                concats[i] = new ConcatAggregate(aggregate, columns);
+            }
+            if (aggregate.distinct().isPresent()) {
+                int value = aggregate.distinct().get().resolve(columns.size());
+                distincts[i] = new DistinctAggregate(functions[i], value, columns.get(value), columns.get(targets[i]));
+            }
             counts[i] = aggregate.count().map(c -> c.resolve(columns.size())).orElse(-1);
             if (functions[i] == AggregateFunction.MIN || functions[i] == AggregateFunction.MAX) {
                 comparators[i] = ValueComparator.forColumn(columns.get(targets[i]), functions[i].name());
@@ -45,7 +56,7 @@ final class Accumulator {
     List<ColumnMeta> resultColumns() {
         List<ColumnMeta> result = new ArrayList<>(columns);
         for (int i = 0; i < functions.length; i++) {
-            if (functions[i] == AggregateFunction.AVG) {
+            if (functions[i] == AggregateFunction.AVG && distincts[i] == null) {
                 ColumnMeta sum = columns.get(targets[i]);
                 int decimals = sum.kind() == ValueKind.FLOAT ? sum.decimals() : Math.min(sum.decimals() + AVG_EXTRA_SCALE, 30);
                 result.set(targets[i], new ColumnMeta(sum.name(), sum.kind() == ValueKind.FLOAT ? ValueKind.FLOAT : ValueKind.DECIMAL,
@@ -60,6 +71,14 @@ final class Accumulator {
     }
 
     void add(Row row) {
+        for (int i = 0; i < functions.length; i++) {
+            if (distincts[i] != null) {
+                distincts[i].add(row);
+            }
+            if (concats[i] != null) {
+                concats[i].add(row);
+            }
+        }
         if (values == null) {
             values = new SqlValue[row.size()];
             for (int c = 0; c < values.length; c++) {
@@ -76,6 +95,9 @@ final class Accumulator {
         for (int i = 0; i < functions.length; i++) {
             int c = targets[i];
             SqlValue value = row.get(c);
+            if (distincts[i] != null || concats[i] != null) {
+                continue;
+            }
             switch (functions[i]) {
                 case COUNT -> values[c] = SqlValue.ofLong(count(values[c]) + count(value));
                 case SUM -> values[c] = sum(values[c], value);
@@ -94,7 +116,13 @@ final class Accumulator {
         SqlValue[] result = values != null ? values : new SqlValue[columns.size()];
         for (int i = 0; i < functions.length; i++) {
             int c = targets[i];
-            if (values == null) {
+            if (distincts[i] != null) {
+                result[c] = distincts[i].finish();
+            }
+            else if (concats[i] != null) {
+                result[c] = concats[i].finish();
+            }
+            else if (values == null) {
                 result[c] = functions[i] == AggregateFunction.COUNT ? SqlValue.ofLong(0) : SqlValue.NULL;
             }
             else if (functions[i] == AggregateFunction.AVG) {

@@ -9,5 +9,7 @@ public enum AggregateFunction {
     MIN,
     MAX,
     /** The shards send SUM in the AVG column and COUNT in a helper column; the result is their quotient. */
-    AVG
+    AVG,
+    /** The shards' GROUP_CONCAT of each (group, arguments, ORDER BY keys) subgroup, concatenated in order. */
+    GROUP_CONCAT
 }

@@ -134,6 +134,12 @@ public final class PlanPrinter implements PlanVisitor<List<String>> {
     }
 
     @Override
+    public List<String> visit(RollupMerge node) {
+        return node("RollupMerge(keys " + node.groupKeys().stream().map(k -> k.column().toString()).toList() + ", aggregates "
+                + node.aggregates() + ")", node.input());
+    }
+
+    @Override
     public List<String> visit(Distinct node) {
         return node("Distinct", node.input());
     }
@@ -178,6 +184,20 @@ public final class PlanPrinter implements PlanVisitor<List<String>> {
                 out.add(INDENT + INDENT + child);
             }
         }
+        return out;
+    }
+
+    @Override
+    public List<String> visit(InsertFromSelect node) {
+        List<String> out = new ArrayList<>();
+        InsertSplit template = node.template();
+        List<String> parameters = new ArrayList<>();
+        String row = render(template.rows().get(0), parameters, template);
+        template.suffixParameters().forEach(p -> parameters.add(p.describe()));
+        out.add("InsertFromSelect " + node.table() + " by " + template.keyColumn() + " " + template.vindex().describe() + " role=PRIMARY"
+                + (template.partitionSelected() ? " partitions=" + template.candidates() : ""));
+        out.add(INDENT + "per selected row: " + template.prefix() + row + template.suffix() + " " + parameters);
+        node.source().accept(this).forEach(line -> out.add(INDENT + line));
         return out;
     }
 

@@ -25,4 +25,8 @@ public interface PlanVisitor<R> {
     R visit(StaticRows node);
 
     R visit(SubqueryPullout node);
+
+    R visit(InsertFromSelect node);
+
+    R visit(RollupMerge node);
 }

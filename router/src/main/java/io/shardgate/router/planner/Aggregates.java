@@ -71,7 +71,7 @@ final class Aggregates {
 
     /** How Shardgate merges this aggregate across shards, or empty when it cannot (COUNT(DISTINCT), GROUP_CONCAT, STD, ...). */
     static Optional<AggregateFunction> mergeable(SQLAggregateExpr aggregate) {
-        if (aggregate.isDistinct() || aggregate.getOrderBy() != null) {
+        if (isDistinct(aggregate) || aggregate.getOrderBy() != null || isConcat(aggregate)) {
             return Optional.empty();
         }
         try {
@@ -80,6 +80,16 @@ final class Aggregates {
         catch (IllegalArgumentException e) {
             return Optional.empty();
         }
+    }
+
+    /** Whether it is {@code COUNT/SUM/AVG/...(DISTINCT ...)}; {@code MIN/MAX(DISTINCT x)} are MIN/MAX(x) and do not count. */
+    static boolean isDistinct(SQLAggregateExpr aggregate) {
+        String name = aggregate.getMethodName().toUpperCase(Locale.ROOT);
+        return aggregate.isDistinct() && !name.equals("MIN") && !name.equals("MAX");
+    }
+
+    static boolean isConcat(SQLAggregateExpr aggregate) {
+        return aggregate.getMethodName().equalsIgnoreCase("GROUP_CONCAT");
     }
 
     /** Expression text normalized for comparing two expressions: Druid's rendering, lower case, without backquotes. */

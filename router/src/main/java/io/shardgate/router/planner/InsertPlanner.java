@@ -83,7 +83,7 @@ final class InsertPlanner {
             return Placement.unshardedRoute(context, uses, Optional.empty(), rewriter.build(), true);
         }
         if (parts.select()) {
-            throw ErrorCode.UNSUPPORTED.exception("INSERT ... SELECT into sharded table " + target.table().qualified());
+            return new InsertSelectPlanner(context).plan(statement, target, parts.columns(), parts.onDuplicate(), named, rewriter);
         }
         if (!read.isEmpty()) {
             throw ErrorCode.UNSUPPORTED.exception("a subquery in the VALUES of an INSERT into sharded table " + target.table().qualified());

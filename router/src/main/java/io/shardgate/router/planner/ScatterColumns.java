@@ -43,8 +43,19 @@ final class ScatterColumns {
     record Key(Ref ref, boolean descending, Tokens.Fragment text) {
     }
 
-    /** An aggregate spec whose columns are resolved once the helper count is known. */
-    record SpecDraft(AggregateFunction function, Ref column, Ref count) {
+    /** An aggregate spec whose columns are resolved once the helper count is known; {@code distinct}: the DISTINCT argument's column. */
+    record SpecDraft(AggregateFunction function, Ref column, Ref count, Ref distinct, ConcatDraft concat) {
+        SpecDraft(AggregateFunction function, Ref column, Ref count) {
+            this(function, column, count, null, null);
+        }
+
+        SpecDraft(AggregateFunction function, Ref column, Ref count, Ref distinct) {
+            this(function, column, count, distinct, null);
+        }
+    }
+
+    /** A GROUP_CONCAT's merge columns, resolved with the rest. */
+    record ConcatDraft(List<Ref> arguments, Ref maxLength, String separator, boolean distinct) {
     }
 
     private final SQLSelectQueryBlock block;
@@ -54,6 +65,10 @@ final class ScatterColumns {
     private final boolean anyStar;
     private final List<Tokens.Fragment> helpers = new ArrayList<>();
     private final List<SpecDraft> specs = new ArrayList<>();
+    private String distinctArgument;
+    private Key distinctKey;
+    private List<Key> innerKeys = List.of();
+    private String innerOwner;
 
     ScatterColumns(SQLSelectQueryBlock block) {
         this.block = block;
@@ -129,6 +144,13 @@ final class ScatterColumns {
 
     /** An aggregate only ORDER BY or HAVING uses: a helper column merged like the select list's. */
     private Ref helperAggregate(SQLAggregateExpr aggregate, Tokens.Fragment text) {
+        if (Aggregates.isDistinct(aggregate)) {
+            AggregateFunction function = distinctFunction(aggregate);
+            HelperRef helper = addHelper(text);
+            Key value = distinctValue(aggregate, Tokens.Fragment.of(Aggregates.text(aggregate.getArguments().get(0))));
+            addSpec(new SpecDraft(function, helper, null, value.ref()));
+            return helper;
+        }
         AggregateFunction function = mergeable(aggregate);
         if (function != AggregateFunction.AVG) {
             HelperRef helper = addHelper(text);
@@ -143,6 +165,54 @@ final class ScatterColumns {
         HelperRef count = addHelper(Tokens.Fragment.of("COUNT(" + argument + ")"));
         addSpec(new SpecDraft(AggregateFunction.AVG, sum, count));
         return sum;
+    }
+
+    /**
+     * The merge of {@code COUNT/SUM/AVG(DISTINCT x)}: the shards group by x too and the merge counts each x
+     * once. One x per statement (Vitess's rule too): a second DISTINCT argument is refused.
+     */
+    static AggregateFunction distinctFunction(SQLAggregateExpr aggregate) {
+        SQLAggregateExpr plain = aggregate.clone();
+        plain.setOption(null);
+        java.util.Optional<AggregateFunction> function = Aggregates.mergeable(plain);
+        if (aggregate.getArguments().size() != 1 || aggregate.getOrderBy() != null || function.isEmpty()) {
+            throw ErrorCode.UNSUPPORTED.exception(Aggregates.text(aggregate) + " across shards");
+        }
+        return function.get();
+    }
+
+    /**
+     * The column of the DISTINCT argument {@code x} (a helper column, added once), as a key the shards group
+     * and sort by after the group keys.
+     */
+    Key distinctValue(SQLAggregateExpr aggregate, Tokens.Fragment text) {
+        String normalized = Aggregates.normalized(aggregate.getArguments().get(0));
+        if (distinctArgument != null && !distinctArgument.equals(normalized)) {
+            throw ErrorCode.UNSUPPORTED.exception("aggregates over two different DISTINCT arguments across shards ("
+                    + distinctKey.text().text() + " and " + text.text() + ")");
+        }
+        if (distinctKey == null) {
+            distinctArgument = normalized;
+            distinctKey = new Key(addHelper(text), false, text);
+            setInnerKeys(List.of(distinctKey), "COUNT/SUM/AVG(DISTINCT " + text.text() + ")");
+        }
+        return distinctKey;
+    }
+
+    /**
+     * The keys the shards group and sort by after the group keys (a DISTINCT aggregate's argument, or a
+     * GROUP_CONCAT's ORDER BY keys and arguments); one such aggregate per statement.
+     */
+    void setInnerKeys(List<Key> keys, String owner) {
+        if (innerOwner != null) {
+            throw ErrorCode.UNSUPPORTED.exception(owner + " with " + innerOwner + " across shards");
+        }
+        innerKeys = List.copyOf(keys);
+        innerOwner = owner;
+    }
+
+    List<Key> innerKeys() {
+        return innerKeys;
     }
 
     static AggregateFunction mergeable(SQLAggregateExpr aggregate) {
@@ -191,7 +261,11 @@ final class ScatterColumns {
     }
 
     List<Aggregate> resolvedAggregates() {
-        return specs.stream().map(s -> s.count() == null ? Aggregate.of(s.function(), column(s.column()))
+        return specs.stream().map(s -> s.concat() != null ? Aggregate.concat(column(s.column()), new Aggregate.Concat(
+                        s.concat().arguments().stream().map(this::column).toList(), column(s.concat().maxLength()), s.concat().separator(),
+                        s.concat().distinct()))
+                : s.distinct() != null ? Aggregate.distinct(s.function(), column(s.column()), column(s.distinct()))
+                : s.count() == null ? Aggregate.of(s.function(), column(s.column()))
                 : Aggregate.avg(column(s.column()), column(s.count()))).toList();
     }
 

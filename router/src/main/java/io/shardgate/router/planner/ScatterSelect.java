@@ -30,6 +30,7 @@ import io.shardgate.router.plan.MemorySort;
 import io.shardgate.router.plan.MergeSort;
 import io.shardgate.router.plan.PlanNode;
 import io.shardgate.router.plan.Project;
+import io.shardgate.router.plan.RollupMerge;
 import io.shardgate.router.plan.Route;
 import io.shardgate.router.plan.RowExpression;
 import io.shardgate.router.plan.ShardSql;
@@ -80,7 +81,7 @@ final class ScatterSelect {
 
     PlanNode plan(SQLSelectQueryBlock block) {
         this.block = block;
-        int select = topSelect();
+        int select = SelectClauses.topSelect(tokens);
         clauses = SelectClauses.locate(tokens, select)
                 .filter(c -> c.items.size() == block.getSelectList().size())
                 .orElseThrow(() -> ErrorCode.UNSUPPORTED.exception("this form of SELECT across shards"));
@@ -91,7 +92,7 @@ final class ScatterSelect {
         SQLExpr having = groupBy == null ? null : groupBy.getHaving();
         boolean aggregating = !groupItems.isEmpty() || !Aggregates.in(having).isEmpty()
                 || block.getSelectList().stream().anyMatch(i -> !Aggregates.in(i.getExpr()).isEmpty());
-        boolean localGroups = groupItems.stream().anyMatch(this::isTopShardKey);
+        boolean localGroups = groupItems.stream().anyMatch(this::isTopShardKey) && !clauses.withRollup && !groupBy.isWithRollUp();
         boolean distinct = block.getDistionOption() == SQLSetQuantifier.DISTINCT || block.getDistionOption() == SQLSetQuantifier.DISTINCTROW;
         if (aggregating && !localGroups) {
             if (distinct && !groupItems.isEmpty()) {
@@ -161,8 +162,14 @@ final class ScatterSelect {
         clauses.having.ifPresent(h -> deleteClause(h.span()));
         Optional<ScatterLimit> limit = ScatterLimit.of(block, clauses);
         clauses.limit.ifPresent(l -> deleteClause(l.span()));
+        List<Key> inner = columns.innerKeys();
+        if (!inner.isEmpty()) {
+            aggregateText().groupByInner(inner);
+            writeOrderBy(inner);
+        }
         Route shards = finishRoute();
-        PlanNode node = new AggregateMerge(shards, columns.resolvedAggregates());
+        PlanNode input = inner.isEmpty() ? shards : new MergeSort(shards, columns.sortKeys(inner));
+        PlanNode node = new AggregateMerge(input, columns.resolvedAggregates());
         if (condition.isPresent()) {
             node = new HavingFilter(node, condition.get());
         }
@@ -170,14 +177,19 @@ final class ScatterSelect {
     }
 
     private PlanNode groupedAggregate(List<SQLExpr> groupItems, SQLExpr having) {
-        if (clauses.withRollup || block.getGroupBy().isWithRollUp()) {
-            throw ErrorCode.UNSUPPORTED.exception("GROUP BY ... WITH ROLLUP across shards");
-        }
+        boolean rollup = clauses.withRollup || block.getGroupBy().isWithRollUp();
         List<SelectClauses.Item> spans = clauses.groupBy.map(SelectClauses.Clause::items).orElse(List.of());
-        if (spans.size() != groupItems.size()) {
+        if (spans.size() != groupItems.size() || (rollup && !clauses.withRollup)) {
             throw ErrorCode.UNSUPPORTED.exception("this form of GROUP BY across shards");
         }
         collectAggregateItems();
+        if (rollup && (!columns.innerKeys().isEmpty() || (block.getOrderBy() != null && !isOrderByNull()))) {
+            throw ErrorCode.UNSUPPORTED.exception("GROUP BY ... WITH ROLLUP with " + (!columns.innerKeys().isEmpty()
+                    ? "a DISTINCT aggregate or GROUP_CONCAT" : "ORDER BY") + " across shards");
+        }
+        if (rollup) {
+            aggregateText().removeRollup();
+        }
         List<Key> groupKeys = new ArrayList<>();
         for (int i = 0; i < groupItems.size(); i++) {
             Tokens.Fragment text = tokens.fragment(spans.get(i).expression().start(), spans.get(i).expression().end());
@@ -198,13 +210,19 @@ final class ScatterSelect {
                 shardOrder.add(group);
             }
         }
+        if (!columns.innerKeys().isEmpty()) {
+            aggregateText().groupByInner(columns.innerKeys());
+            shardOrder.addAll(columns.innerKeys());
+        }
         writeOrderBy(shardOrder);
         clauses.having.ifPresent(h -> deleteClause(h.span()));
         Optional<ScatterLimit> limit = ScatterLimit.of(block, clauses);
         clauses.limit.ifPresent(l -> deleteClause(l.span()));
         Route shards = finishRoute();
         List<SortKey> groupSortKeys = groupKeys.stream().map(k -> new SortKey(columns.column(k.ref()), false)).toList();
-        PlanNode node = new GroupByMerge(new MergeSort(shards, columns.sortKeys(shardOrder)), groupSortKeys, columns.resolvedAggregates());
+        MergeSort sorted = new MergeSort(shards, columns.sortKeys(shardOrder));
+        PlanNode node = rollup ? new RollupMerge(sorted, groupSortKeys, columns.resolvedAggregates())
+                : new GroupByMerge(sorted, groupSortKeys, columns.resolvedAggregates());
         if (condition.isPresent()) {
             node = new HavingFilter(node, condition.get());
         }
@@ -244,12 +262,22 @@ final class ScatterSelect {
                 throw ErrorCode.UNSUPPORTED.exception("an aggregate inside an expression across shards: "
                         + tokens.fragment(clauses.items.get(i).start(), clauses.items.get(i).end()).text());
             }
-            AggregateFunction function = ScatterColumns.mergeable(aggregate);
             if (!columns.reachable(i)) {
                 throw ErrorCode.UNSUPPORTED.exception("an aggregate between two * columns across shards");
             }
+            if (Aggregates.isConcat(aggregate)) {
+                aggregateText().concat(i, aggregate);
+                continue;
+            }
+            if (Aggregates.isDistinct(aggregate)) {
+                AggregateFunction function = ScatterColumns.distinctFunction(aggregate);
+                Key value = columns.distinctValue(aggregate, aggregateText().distinctArgument(i));
+                columns.addItemAggregate(new SpecDraft(function, new ItemRef(i), null, value.ref()));
+                continue;
+            }
+            AggregateFunction function = ScatterColumns.mergeable(aggregate);
             if (function == AggregateFunction.AVG) {
-                rewriteAverage(i, aggregate);
+                aggregateText().rewriteAverage(i, aggregate);
             }
             else {
                 columns.addItemAggregate(new SpecDraft(function, new ItemRef(i), null));
@@ -257,27 +285,8 @@ final class ScatterSelect {
         }
     }
 
-    /** {@code AVG(x)} is sent as {@code SUM(x) AS `AVG(x)`} with a {@code COUNT(x)} helper column. */
-    private void rewriteAverage(int item, SQLAggregateExpr aggregate) {
-        SelectClauses.Span span = clauses.items.get(item);
-        int open = -1;
-        for (int t = 0; t < tokens.size(); t++) {
-            if (tokens.get(t).start() >= span.start() && tokens.get(t).end() <= span.end()
-                    && tokens.isWord(t, "AVG") && tokens.isOperator(t + 1, '(')) {
-                open = t + 1;
-                break;
-            }
-        }
-        int close = open < 0 ? -1 : tokens.closing(open);
-        if (close < 0 || close == open + 1) {
-            throw ErrorCode.UNSUPPORTED.exception("this form of AVG across shards");
-        }
-        Tokens.Fragment argument = tokens.fragment(tokens.get(open + 1).start(), tokens.get(close - 1).end());
-        String alias = columns.item(item).getAlias() == null ? " AS " + Names.quote(tokens.sql().substring(span.start(), span.end())) : "";
-        rewriter.replace(tokens.get(open - 1).start(), tokens.get(close).end(),
-                new Tokens.Fragment("SUM(" + argument.text() + ")" + alias, argument.parameters()));
-        HelperRef count = columns.addHelper(new Tokens.Fragment("COUNT(" + argument.text() + ")", argument.parameters()));
-        columns.addItemAggregate(new SpecDraft(AggregateFunction.AVG, new ItemRef(item), count));
+    private AggregateText aggregateText() {
+        return new AggregateText(tokens, rewriter, clauses, columns);
     }
 
     // ---- keys and columns
@@ -380,14 +389,4 @@ final class ScatterSelect {
         return new Tokens.Fragment(text.toString(), parameters);
     }
 
-    // ---- small helpers
-
-    private int topSelect() {
-        for (int i = 0; i < tokens.size(); i++) {
-            if (tokens.get(i).depth() == 0 && tokens.isWord(i, "SELECT")) {
-                return i;
-            }
-        }
-        throw ErrorCode.UNSUPPORTED.exception("a parenthesized SELECT across shards");
-    }
 }

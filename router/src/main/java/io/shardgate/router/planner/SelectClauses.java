@@ -54,6 +54,16 @@ final class SelectClauses {
         this.orderByAt = orderByAt;
     }
 
+    /** The token of the statement's top-level SELECT. */
+    static int topSelect(Tokens tokens) {
+        for (int i = 0; i < tokens.size(); i++) {
+            if (tokens.get(i).depth() == 0 && tokens.isWord(i, "SELECT")) {
+                return i;
+            }
+        }
+        throw io.shardgate.errors.ErrorCode.UNSUPPORTED.exception("a parenthesized SELECT across shards");
+    }
+
     /** The clauses of the SELECT whose keyword is token {@code select}; empty when the text is not as expected. */
     static Optional<SelectClauses> locate(Tokens tokens, int select) {
         if (!tokens.isWord(select, "SELECT")) {

@@ -6,6 +6,7 @@ import com.alibaba.druid.sql.ast.statement.SQLSelectQueryBlock;
 import com.alibaba.druid.sql.ast.statement.SQLSelectStatement;
 import com.alibaba.druid.sql.ast.statement.SQLUnionQuery;
 import io.shardgate.errors.ErrorCode;
+import io.shardgate.errors.ShardgateException;
 import io.shardgate.router.plan.PlanNode;
 import io.shardgate.router.plan.Route;
 import io.shardgate.router.plan.RouteVariant;
@@ -42,17 +43,26 @@ final class SelectPlanner {
         if (sharded.isEmpty()) {
             return Placement.unshardedRoute(context, uses, restriction, rewriter.build(), false);
         }
-        uses.stream().filter(u -> u.table().unsharded()).findFirst().ifPresent(u -> {
-            throw ErrorCode.UNSUPPORTED.exception("a statement joining sharded table " + sharded.get(0).table().qualified()
-                    + " with unsharded table " + u.table().qualified());
-        });
         ColumnResolver resolver = new ColumnResolver(uses);
-        CoLocation.check(uses, resolver, tops);
         List<String> candidates = restriction.orElse(context.schema().shardNames());
+        String target = sharded.stream().filter(TableUse::outermost).findFirst().orElse(sharded.get(0)).table().qualified();
+        try {
+            uses.stream().filter(u -> u.table().unsharded()).findFirst().ifPresent(u -> {
+                throw ErrorCode.UNSUPPORTED.exception("a statement joining sharded table " + sharded.get(0).table().qualified()
+                        + " with unsharded table " + u.table().qualified());
+            });
+            CoLocation.check(uses, resolver, tops);
+        }
+        catch (ShardgateException refused) {
+            // Not co-located, but every sharded table may still be pinned to one shard: then it runs there whole.
+            Optional<PlanNode> pinned = KeyPins.of(uses, resolver).oneShard(uses, List.of(), candidates, context.schema().ranges())
+                    .map(key -> new Route(RouteVariant.BY_KEY, target, key, rewriter.build(), context.role()));
+            // Else subqueries on other shards may run first (the Planner's SubqueryPullouts), or it stays refused.
+            return pinned.orElseThrow(() -> refused);
+        }
         if (candidates.isEmpty()) {
             throw ErrorCode.UNSUPPORTED.exception("PARTITION clauses naming disjoint sets of shards");
         }
-        String target = sharded.stream().filter(TableUse::outermost).findFirst().orElse(sharded.get(0)).table().qualified();
         Optional<ShardSelection.Keyed> keyed = tops.size() == 1
                 ? KeyConditions.of(tops.iterator().next(), resolver, candidates, context.schema().ranges())
                 : Optional.empty();

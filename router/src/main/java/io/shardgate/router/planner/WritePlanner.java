@@ -8,6 +8,7 @@ import com.alibaba.druid.sql.ast.statement.SQLUpdateStatement;
 import com.alibaba.druid.sql.dialect.mysql.ast.statement.MySqlDeleteStatement;
 import com.alibaba.druid.sql.dialect.mysql.ast.statement.MySqlUpdateStatement;
 import io.shardgate.errors.ErrorCode;
+import io.shardgate.errors.ShardgateException;
 import io.shardgate.router.exec.Role;
 import io.shardgate.router.plan.PlanNode;
 import io.shardgate.router.plan.Route;
@@ -48,21 +49,32 @@ final class WritePlanner {
             }
             return Placement.unshardedRoute(context, uses, restriction, rewriter.build(), writesReference);
         }
-        uses.stream().filter(u -> u.table().unsharded()).findFirst().ifPresent(u -> {
-            throw ErrorCode.UNSUPPORTED.exception("a statement joining sharded table " + sharded.get(0).table().qualified()
-                    + " with unsharded table " + u.table().qualified());
-        });
         if (writesReference) {
             throw ErrorCode.UNSUPPORTED.exception(verb + " of a reference table joined with sharded table "
                     + sharded.get(0).table().qualified() + ": its copies would differ");
         }
-        CoLocation.check(uses, resolver, top);
+        Optional<ShardSelection.Keyed> pinned = Optional.empty();
+        try {
+            uses.stream().filter(u -> u.table().unsharded()).findFirst().ifPresent(u -> {
+                throw ErrorCode.UNSUPPORTED.exception("a statement joining sharded table " + sharded.get(0).table().qualified()
+                        + " with unsharded table " + u.table().qualified());
+            });
+            CoLocation.check(uses, resolver, top);
+        }
+        catch (ShardgateException refused) {
+            // Not co-located, but every sharded table may still be pinned to one shard: then it runs there whole.
+            pinned = Optional.of(KeyPins.of(uses, resolver).oneShard(uses, List.of(), restriction.orElse(context.schema().shardNames()),
+                    context.schema().ranges()).orElseThrow(() -> refused));
+        }
         if (statement instanceof SQLUpdateStatement update) {
             for (SQLUpdateSetItem item : update.getItems()) {
                 resolver.resolve(item.getColumn()).filter(ColumnResolver.Column::isShardKey).ifPresent(c -> {
                     throw ErrorCode.SHARD_KEY_CHANGE.exception(c.use().table().qualified() + "." + c.use().table().shardedRule().shardKey());
                 });
             }
+        }
+        if (pinned.isPresent()) {
+            return new Route(RouteVariant.BY_KEY, sharded.get(0).table().qualified(), pinned.get(), rewriter.build(), Role.PRIMARY);
         }
         List<String> candidates = restriction.orElse(context.schema().shardNames());
         if (candidates.isEmpty()) {
