@@ -59,6 +59,9 @@ public record SubqueryPullout(List<ShardSql> pieces, List<Subquery> subqueries, 
         Plan plan(String sql);
     }
 
+    /** What an empty IN result becomes: a subquery with no row, so that NOT IN stays true. Never pulled out itself. */
+    public static final String NO_ROWS = "SELECT NULL FROM DUAL WHERE FALSE";
+
     public SubqueryPullout {
         pieces = List.copyOf(pieces);
         subqueries = List.copyOf(subqueries);
@@ -83,7 +86,7 @@ public record SubqueryPullout(List<ShardSql> pieces, List<Subquery> subqueries, 
             switch (subquery.use()) {
                 case IN -> {
                     if (values.isEmpty()) {
-                        sql.append("(SELECT NULL FROM DUAL WHERE FALSE)");
+                        sql.append('(').append(NO_ROWS).append(')');
                     } else {
                         sql.append('(').append("?, ".repeat(values.size() - 1)).append("?)");
                         parameters.addAll(values);

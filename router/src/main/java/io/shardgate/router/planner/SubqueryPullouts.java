@@ -109,7 +109,7 @@ final class SubqueryPullouts {
         int start = tokens.get(open).end();
         int end = tokens.get(close).start();
         String text = tokens.sql().substring(start, end).strip();
-        if (!uncorrelated(text)) {
+        if (text.equals(SubqueryPullout.NO_ROWS) || !uncorrelated(text)) {
             return Optional.empty();
         }
         Plan plan;
