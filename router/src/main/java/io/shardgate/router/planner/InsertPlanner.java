@@ -97,6 +97,11 @@ final class InsertPlanner {
         boolean implicit = parts.columns().isEmpty();
         List<String> columns = implicit ? InsertColumns.implicit(context, target.table(), parts.rows())
                 : parts.columns().stream().map(InsertPlanner::columnName).toList();
+        for (int r = 0; r < parts.rows().size() && !implicit; r++) {
+            if (parts.rows().get(r).size() != columns.size()) {
+                throw ErrorCode.COLUMN_COUNT_MISMATCH.exception(r + 1);
+            }
+        }
         for (SQLExpr assignment : parts.onDuplicate()) {
             if (assignment instanceof SQLBinaryOpExpr binary && rule.isShardKey(columnName(binary.getLeft()))) {
                 throw ErrorCode.SHARD_KEY_CHANGE.exception(qualified + "." + rule.shardKey());
