@@ -288,6 +288,12 @@ class SchemaTrackingIT {
         }
         assertThat(report).contains("\"status\" : \"differs\"", "extra column sneaky int(11)");
         try (Connection connection = client(""); Statement statement = connection.createStatement()) {
+            QueryResult show = QueryResult.run(connection, "SHOW SHARDGATE SCHEMA");
+            assertThat(show.labels()).containsExactly("schema", "table", "shard", "status", "columns", "detail");
+            assertThat(show.rows()).as("SHOW SHARDGATE SCHEMA, as the admin API").anySatisfy(row -> {
+                assertThat(row.subList(1, 4)).containsExactly("notes", "s1", "differs");
+                assertThat(row.get(5)).contains("extra column sneaky int(11)");
+            });
             assertThatThrownBy(() -> statement.executeUpdate("INSERT INTO notes VALUES (9, 'x', 'y')"))
                     .isInstanceOf(SQLException.class).hasMessageContaining("shards disagree on its columns")
                     .extracting(e -> ((SQLException) e).getErrorCode()).isEqualTo(1235);

@@ -20,6 +20,10 @@ enum ShowShardgate {
             ShowShardgate::backends),
     QUERIES("Statement statistics per digest (count, errors, rows, shards, latency percentiles), the 100 with the most total time first.",
             (context, session) -> new LocalResultSet(DigestReport.COLUMNS, new DigestReport(context.digests()).rows())),
+    SCHEMA("Each sharded table's columns on each shard (ok, differs, missing, unknown), as Shardgate read them from the shards"
+            + " (a deployment with a schemas section).",
+            (context, session) -> new LocalResultSet(io.shardgate.proxy.sharding.SchemaReport.COLUMNS, context.sharding()
+                    .map(deployment -> deployment.schemaReport().rows()).orElse(List.of()))),
     HELP("This list: every statement Shardgate answers itself, one line each.", (context, session) -> help());
 
     /** Shardgate's statements that are not a SHOW SHARDGATE, for HELP: statement, description. */
