@@ -108,8 +108,8 @@ final class InsertPlanner {
             }
         }
         Optional<Sequence> sequence = context.schema().schema(target.table().schema()).flatMap(s -> s.sequence(target.table().name()));
-        int sequenceIndex = sequence.map(s -> indexOf(columns, s.column())).orElse(-1);
-        int keyIndex = indexOf(columns, rule.shardKey());
+        int sequenceIndex = sequence.map(s -> Names.indexOf(columns, s.column())).orElse(-1);
+        int keyIndex = Names.indexOf(columns, rule.shardKey());
         boolean appendSequence = sequence.isPresent() && sequenceIndex < 0 && !implicit;
         if (keyIndex < 0 && !(appendSequence && rule.isShardKey(sequence.get().column()))) {
             throw ErrorCode.UNSUPPORTED.exception("INSERT into sharded table " + qualified + " without a value for its shard key "
@@ -161,16 +161,8 @@ final class InsertPlanner {
         return split;
     }
 
-    private static int indexOf(List<String> columns, String name) {
-        for (int i = 0; i < columns.size(); i++) {
-            if (columns.get(i).equalsIgnoreCase(name)) {
-                return i;
-            }
-        }
-        return -1;
-    }
 
-    private static String columnName(SQLExpr column) {
+    static String columnName(SQLExpr column) {
         if (column instanceof SQLIdentifierExpr identifier) {
             return Names.plain(identifier.getName());
         }

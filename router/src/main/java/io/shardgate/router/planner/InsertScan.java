@@ -93,9 +93,9 @@ final class InsertScan {
 
     private Optional<InsertSplit> rows(int first, PlacedTable table, List<String> columns) {
         ShardedTable rule = table.shardedRule();
-        int keyIndex = indexOf(columns, rule.shardKey());
+        int keyIndex = Names.indexOf(columns, rule.shardKey());
         Optional<Sequence> sequence = context.schema().schema(table.schema()).flatMap(s -> s.sequence(table.name()));
-        int sequenceIndex = sequence.map(s -> indexOf(columns, s.column())).orElse(-1);
+        int sequenceIndex = sequence.map(s -> Names.indexOf(columns, s.column())).orElse(-1);
         if (keyIndex < 0 || (sequence.isPresent() && sequenceIndex < 0)) {
             return Optional.empty();
         }
@@ -305,12 +305,4 @@ final class InsertScan {
         return tokens.sql().substring(tokens.get(from).start(), tokens.get(to - 1).end());
     }
 
-    private static int indexOf(List<String> columns, String name) {
-        for (int i = 0; i < columns.size(); i++) {
-            if (columns.get(i).equalsIgnoreCase(name)) {
-                return i;
-            }
-        }
-        return -1;
-    }
 }

@@ -5,7 +5,6 @@ import com.alibaba.druid.sql.ast.SQLObject;
 import com.alibaba.druid.sql.ast.SQLStatement;
 import com.alibaba.druid.sql.ast.expr.SQLAllColumnExpr;
 import com.alibaba.druid.sql.ast.expr.SQLBinaryOpExpr;
-import com.alibaba.druid.sql.ast.expr.SQLIdentifierExpr;
 import com.alibaba.druid.sql.ast.expr.SQLPropertyExpr;
 import com.alibaba.druid.sql.ast.statement.SQLInsertStatement;
 import com.alibaba.druid.sql.ast.statement.SQLReplaceStatement;
@@ -86,13 +85,13 @@ final class InsertSelectPlanner {
                     + " values for " + columns.size() + " columns");
         }
         for (SQLExpr assignment : onDuplicate) {
-            if (assignment instanceof SQLBinaryOpExpr binary && rule.isShardKey(columnName(binary.getLeft()))) {
+            if (assignment instanceof SQLBinaryOpExpr binary && rule.isShardKey(InsertPlanner.columnName(binary.getLeft()))) {
                 throw ErrorCode.SHARD_KEY_CHANGE.exception(qualified + "." + rule.shardKey());
             }
         }
-        List<String> names = columns.stream().map(InsertSelectPlanner::columnName).toList();
+        List<String> names = columns.stream().map(InsertPlanner::columnName).toList();
         Optional<Sequence> sequence = context.schema().schema(target.table().schema()).flatMap(s -> s.sequence(target.table().name()));
-        int keyIndex = indexOf(names, rule.shardKey());
+        int keyIndex = Names.indexOf(names, rule.shardKey());
         if (keyIndex < 0) {
             throw ErrorCode.UNSUPPORTED.exception("INSERT ... SELECT into sharded table " + qualified + " without a value for its shard key "
                     + rule.shardKey());
@@ -182,7 +181,7 @@ final class InsertSelectPlanner {
         int selectStart = selectStart();
         int selectEnd = selectEnd(selectStart);
         int columnListEnd = tokens.get(selectStart - 1).start();
-        int sequenceIndex = indexOf(names, sequence.column());
+        int sequenceIndex = Names.indexOf(names, sequence.column());
         if (sequenceIndex < 0) {
             rewriter.insert(columnListEnd, Tokens.Fragment.of(", " + Names.quote(sequence.column())));
         }
@@ -238,22 +237,5 @@ final class InsertSelectPlanner {
         return tokens.sql().length();
     }
 
-    private static int indexOf(List<String> columns, String name) {
-        for (int i = 0; i < columns.size(); i++) {
-            if (columns.get(i).equalsIgnoreCase(name)) {
-                return i;
-            }
-        }
-        return -1;
-    }
 
-    private static String columnName(SQLExpr column) {
-        if (column instanceof SQLIdentifierExpr identifier) {
-            return Names.plain(identifier.getName());
-        }
-        if (column instanceof SQLPropertyExpr property) {
-            return Names.plain(property.getName());
-        }
-        return Aggregates.text(column);
-    }
 }

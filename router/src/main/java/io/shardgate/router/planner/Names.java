@@ -26,4 +26,14 @@ final class Names {
     static String quote(String name) {
         return "`" + name.replace("`", "``") + "`";
     }
+
+    /** The position of {@code name} in {@code columns}, compared as MariaDB compares column names (ignoring case); -1 when absent. */
+    static int indexOf(java.util.List<String> columns, String name) {
+        for (int i = 0; i < columns.size(); i++) {
+            if (columns.get(i).equalsIgnoreCase(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
 }
