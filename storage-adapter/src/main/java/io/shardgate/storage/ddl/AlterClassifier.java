@@ -102,6 +102,11 @@ final class AlterClassifier {
     }
 
     private static void classify(SQLAlterTableItem item, Set<AlterOperation> operations) {
+        if (item instanceof com.alibaba.druid.sql.ast.statement.SQLAlterTableDisableKeys
+                || item instanceof com.alibaba.druid.sql.ast.statement.SQLAlterTableEnableKeys) {
+            // No operation on a transactional engine (the server notes 1031): mariadb-dump wraps every table's rows in them.
+            return;
+        }
         if (item instanceof SQLAlterTableAddIndex index) {
             operations.add(switch (FeatureFinder.indexKind(index.getType(), index.getIndexDefinition())) {
                 case "FULLTEXT" -> AlterOperation.ADD_FULLTEXT_INDEX;

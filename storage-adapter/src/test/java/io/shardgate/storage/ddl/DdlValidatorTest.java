@@ -189,4 +189,13 @@ class DdlValidatorTest {
             assertThat(code.message("s9", Engine.INNODB.serverName(), "CLAUSE", "DETAIL")).contains("s9");
         });
     }
+
+    @Test
+    void aDumpsDisableAndEnableKeysPassUnchangedOnBothEngines() {
+        for (String keys : java.util.List.of("/*!40000 ALTER TABLE `orders` DISABLE KEYS */", "/*!40000 ALTER TABLE `orders` ENABLE KEYS */",
+                "ALTER TABLE orders DISABLE KEYS")) {
+            assertThat(validator.validate(keys, INNODB, "s0", false)).as(keys).isEqualTo(new DdlVerdict.Accepted(keys, false));
+            assertThat(validator.validate(keys, ROCKSDB, "s1", false)).as(keys).isEqualTo(new DdlVerdict.Accepted(keys, false));
+        }
+    }
 }
