@@ -249,6 +249,34 @@ final class ShopQueries {
                     + " AND o.amount > 495) ORDER BY c.name, c.id"),
             Query.ordered("SELECT id, amount FROM orders WHERE customer_id = ? AND amount >= (SELECT MAX(amount) FROM orders"
                     + " WHERE status = ?) - 50 ORDER BY id").via(Client.MARIADB_PREPARED).with(42L, "paid").rows(0, 100),
+            // more shapes: pinned statements, DISTINCT aggregates, GROUP_CONCAT, ROLLUP, subqueries run first
+            Query.ordered("SELECT c.name, q.m FROM customers c, (SELECT customer_id, MAX(id) m FROM orders WHERE customer_id = 7"
+                    + " GROUP BY customer_id) q WHERE c.id = 7 AND q.customer_id = c.id").rows(0, 1),
+            Query.ordered("WITH mine AS (SELECT id, amount FROM orders WHERE customer_id = 42) SELECT COUNT(*), SUM(amount) FROM mine")
+                    .rows(1),
+            Query.ordered("SELECT t.status, t.n FROM (SELECT status, COUNT(*) n FROM orders WHERE customer_id = 99 GROUP BY status) t"
+                    + " ORDER BY t.status").rows(0, 5),
+            Query.ordered("SELECT c.id, c.name, o.id FROM customers c JOIN orders o ON o.id = c.id WHERE c.id = 11 AND o.customer_id = 11")
+                    .rows(0, 1),
+            Query.ordered("SELECT COUNT(DISTINCT customer_id), COUNT(*), MAX(amount) FROM orders WHERE amount BETWEEN 100 AND 110").rows(1),
+            Query.ordered("SELECT country, COUNT(DISTINCT created) FROM customers GROUP BY country ORDER BY country").rows(9),
+            Query.ordered("SELECT status, SUM(DISTINCT amount) FROM orders WHERE customer_id < 30 GROUP BY status ORDER BY status")
+                    .rows(1, 5),
+            Query.ordered("SELECT country, GROUP_CONCAT(id ORDER BY id) FROM customers WHERE id < 50 GROUP BY country ORDER BY country")
+                    .rows(1, 9),
+            Query.ordered("SELECT GROUP_CONCAT(DISTINCT status ORDER BY status SEPARATOR ', ') FROM orders").rows(1),
+            Query.ordered("SELECT customer_id, GROUP_CONCAT(status ORDER BY id DESC) FROM orders WHERE customer_id IN (1, 2, 3)"
+                    + " GROUP BY customer_id ORDER BY customer_id").rows(1, 3),
+            Query.ordered("SELECT country, COUNT(*), MIN(created) FROM customers GROUP BY country WITH ROLLUP").rows(10),
+            Query.ordered("SELECT status, COUNT(DISTINCT customer_id) AS n FROM orders GROUP BY status HAVING n > 100 ORDER BY status")
+                    .rows(0, 5),
+            Query.ordered("SELECT id, name FROM customers WHERE id IN (SELECT customer_id FROM orders WHERE amount > 499.8)"
+                    + " AND country IN (SELECT code FROM countries WHERE name LIKE '%a%') ORDER BY id"),
+            Query.ordered("SELECT COUNT(*) FROM orders WHERE status = (SELECT MIN(status) FROM orders) AND amount < 50").rows(1),
+            Query.ordered("SELECT id FROM orders WHERE customer_id = ? AND amount > (SELECT AVG(amount) FROM orders WHERE customer_id = ?)"
+                    + " ORDER BY id").via(Client.MYSQL_PREPARED).with(77L, 77L).rows(0, 100),
+            Query.ordered("SELECT name FROM customers WHERE id IN (SELECT id FROM orders WHERE id < 30) AND NOT EXISTS"
+                    + " (SELECT 1 FROM orders WHERE amount > 100000) ORDER BY name, id"),
             // labels and types
             Query.ordered("SELECT id AS customer_number, name AS `full name`, created AS since FROM customers"
                     + " WHERE id IN (3, 4) ORDER BY customer_number").rows(2),
