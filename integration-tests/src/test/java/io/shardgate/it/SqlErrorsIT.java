@@ -239,6 +239,16 @@ class SqlErrorsIT {
                     .containsExactly(List.of("2"));
             QueryResult.run(viaShardgate, "SELECT COUNT(*) FROM customers");
             assertThat(QueryResult.run(viaShardgate, "SHOW WARNINGS").rows()).as("the next statement has none").isEmpty();
+
+            // A statement on one shard, relayed as it runs: its warning is read before its connection goes back.
+            statement.execute("SET SESSION max_error_count = 64");
+            String onOne = "SELECT CAST(CONCAT('x', id) AS INT) FROM customers WHERE id = 5";
+            QueryResult.run(direct, onOne);
+            List<List<String>> one = QueryResult.run(direct, "SHOW WARNINGS").rows();
+            QueryResult.run(viaShardgate, onOne);
+            assertThat(one).hasSize(1);
+            assertThat(QueryResult.run(viaShardgate, "SHOW WARNINGS").rows()).as("a single-shard statement's warning")
+                    .containsExactly(List.of("Warning", "1292", "shard s0: " + one.get(0).get(2)));
         }
     }
 

@@ -12,6 +12,8 @@ import io.shardgate.proxy.protocol.MySqlPacket;
 import io.shardgate.proxy.session.ClientStatement;
 import io.shardgate.router.exec.ShardStatement;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -64,6 +66,9 @@ final class DirectRun implements Forwarder.Host<DirectRun.Attempt>, Forwarder.Re
     private final int status;
     private final Set<BackendConnection> running;
     private final BiConsumer<String, String> committed;
+    /** Keeps the statement's diagnostics for SHOW WARNINGS; the session's max_error_count bounds them. */
+    private final java.util.function.Consumer<ShardWarnings> diagnostics;
+    private final long maxErrorCount;
     private final CompletableFuture<StatementOutcome> result = new CompletableFuture<>();
     /** The connection running the statement now; null before and after. */
     private BackendConnection connection;
@@ -77,7 +82,8 @@ final class DirectRun implements Forwarder.Host<DirectRun.Attempt>, Forwarder.Re
      * @param committed notes a shard's commit GTID for the session: shard, GTID
      */
     DirectRun(Connections cursor, ShardStatement statement, byte[] sql, ClientChannel out, ProxyMetrics metrics, boolean binary,
-              int status, Set<BackendConnection> running, BiConsumer<String, String> committed) {
+              int status, Set<BackendConnection> running, BiConsumer<String, String> committed,
+              java.util.function.Consumer<ShardWarnings> diagnostics, long maxErrorCount) {
         this.cursor = cursor;
         this.statement = statement;
         this.sql = sql;
@@ -87,6 +93,8 @@ final class DirectRun implements Forwarder.Host<DirectRun.Attempt>, Forwarder.Re
         this.status = status;
         this.running = running;
         this.committed = committed;
+        this.diagnostics = diagnostics;
+        this.maxErrorCount = maxErrorCount;
     }
 
     /** Runs the statement; completes with what it did, or fails before or while answering. */
@@ -186,6 +194,22 @@ final class DirectRun implements Forwarder.Host<DirectRun.Attempt>, Forwarder.Re
         long rowsSent = done.responseRows(); // read before the connection goes back to its pool
         connection = null;
         running.remove(done);
+        if (done.isOpen() && (warnings > 0 || error)) {
+            // What SHOW WARNINGS after it lists lives on this connection only: read before it goes back to the pool.
+            done.query("SHOW WARNINGS").whenComplete((shown, failure) -> {
+                List<ShardWarning> rows = new ArrayList<>();
+                if (shown != null) {
+                    ShardWarnings.read(statement.shard(), shown.rows(), maxErrorCount, rows);
+                }
+                diagnostics.accept(new ShardWarnings(rows, Math.max(warnings, shown == null ? 0 : shown.rows().size())));
+                finish(relay, done, rowsSent);
+            });
+            return;
+        }
+        finish(relay, done, rowsSent);
+    }
+
+    private void finish(Relay relay, BackendConnection done, long rowsSent) {
         if (!done.isOpen()) {
             done.owner().discard(done);
         } else {

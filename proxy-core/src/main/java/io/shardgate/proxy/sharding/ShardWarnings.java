@@ -30,6 +30,20 @@ public record ShardWarnings(List<ShardWarning> rows, long count) {
         }
     }
 
+    /** The SHOW WARNINGS rows (Level, Code, Message) {@code shard} answered, at most {@code max} of them, added to {@code into}. */
+    static void read(String shard, List<List<byte[]>> rows, long max, List<ShardWarning> into) {
+        for (List<byte[]> row : rows) {
+            if (into.size() >= max) {
+                return;
+            }
+            into.add(new ShardWarning(shard, text(row.get(0)), Integer.parseInt(text(row.get(1))), text(row.get(2))));
+        }
+    }
+
+    private static String text(byte[] value) {
+        return value == null ? "" : new String(value, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
     /** The rows of level Error, which SHOW ERRORS lists. */
     public List<ShardWarning> errors() {
         return rows.stream().filter(row -> row.level().equalsIgnoreCase("Error")).toList();

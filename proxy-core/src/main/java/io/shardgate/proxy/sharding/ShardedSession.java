@@ -166,7 +166,8 @@ public final class ShardedSession {
             return CompletableFuture.failedFuture(e);
         }
         return new DirectRun(cursor(request), statement, sql, out, metrics, request.binary(), status(request.autocommit()), running,
-                this::noteCommit).start();
+                this::noteCommit, this::keepWarnings,
+                ShardWarnings.maxErrorCount(request.settings().system().values().get("max_error_count"))).start();
     }
 
     /**
@@ -179,6 +180,10 @@ public final class ShardedSession {
     }
 
     /** A statement that does not read diagnostics started: the last statement's warnings are gone. */
+    private synchronized void keepWarnings(ShardWarnings found) {
+        warnings = found;
+    }
+
     public synchronized void forgetWarnings() {
         warnings = ShardWarnings.NONE;
     }

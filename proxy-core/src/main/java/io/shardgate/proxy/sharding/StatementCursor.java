@@ -17,7 +17,6 @@ import io.shardgate.router.exec.RowStream;
 import io.shardgate.router.exec.ShardCursor;
 import io.shardgate.router.exec.ShardStatement;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -174,12 +173,7 @@ final class StatementCursor implements ShardCursor, DirectRun.Connections {
             BackendConnection connection = stream.connection();
             count += stream.completion().warnings();
             try {
-                for (List<byte[]> row : ShardTransaction.join(connection.query("SHOW WARNINGS")).rows()) {
-                    if (found.size() < maxErrorCount) {
-                        found.add(new ShardWarning(stream.shard(), text(row.get(0)), Integer.parseInt(text(row.get(1))),
-                                text(row.get(2))));
-                    }
-                }
+                ShardWarnings.read(stream.shard(), ShardTransaction.join(connection.query("SHOW WARNINGS")).rows(), maxErrorCount, found);
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "cannot read the warnings of a statement on shard " + stream.shard()
                         + ": " + FailureText.of(e));
@@ -195,10 +189,6 @@ final class StatementCursor implements ShardCursor, DirectRun.Connections {
             }
         }
         return new ShardWarnings(found, count);
-    }
-
-    private static String text(byte[] value) {
-        return value == null ? "" : new String(value, StandardCharsets.UTF_8);
     }
 
     /** Runs a subquery's statements: like {@link #execute}, but their results are not the statement's ({@link #firstColumns()}). */

@@ -35,6 +35,7 @@ import org.junit.jupiter.api.Test;
  * Backends are connections over {@link EmbeddedChannel}s, handed out by real pools.
  */
 class DirectRunTest {
+    private final List<ShardWarnings> kept = new java.util.ArrayList<>();
     private static final ShardStatement READ = new ShardStatement("s0", "SELECT c FROM t", List.of(), Role.REPLICA);
     private static final byte[] SQL = "SELECT c FROM t".getBytes(StandardCharsets.UTF_8);
 
@@ -78,7 +79,7 @@ class DirectRunTest {
         };
         ClientChannel out = new ClientChannel(client, Capabilities.CLIENT_PROTOCOL_41 | Capabilities.CLIENT_DEPRECATE_EOF);
         return new DirectRun(connections, statement, SQL, out, new ProxyMetrics(registry, () -> 0), false,
-                ServerStatus.AUTOCOMMIT, running, (shard, gtid) -> commits.add(shard + " " + gtid)).start();
+                ServerStatus.AUTOCOMMIT, running, (shard, gtid) -> commits.add(shard + " " + gtid), kept::add, 64).start();
     }
 
     @Test
@@ -143,6 +144,23 @@ class DirectRunTest {
         Throwable cause = outcome.handle((result, error) -> error).join();
         assertThat(((ShardgateException) cause).code()).isEqualTo(ErrorCode.BACKEND_LOST);
         assertThat(running).isEmpty();
+    }
+
+    @Test
+    void aStatementThatWarnedLeavesItsWarningsForShowWarningsBeforeItsConnectionGoesBack() {
+        CompletableFuture<StatementOutcome> outcome = start(new ShardStatement("s0", "UPDATE t SET c = 1", List.of(), Role.PRIMARY));
+        received(primaryServer);
+        primaryServer.writeInbound(packet(1, 0x00, 1, 0, 0x02, 0x00, 1, 0)); // OK: 1 row affected, 1 warning
+        client.runPendingTasks();
+        assertThat(outcome).as("the statement waits for its warnings").isNotDone();
+        assertThat(received(primaryServer)).as("SHOW WARNINGS on the connection that ran the statement")
+                .containsExactly("0:03" + java.util.HexFormat.of().formatHex("SHOW WARNINGS".getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+        primaryServer.writeInbound(packet(1, 0x03), columnDefinition(2), columnDefinition(3), columnDefinition(4),
+                packet(5, 7, 'W', 'a', 'r', 'n', 'i', 'n', 'g', 4, '1', '2', '6', '5', 3, 'c', 'u', 't'), endOfRows(6));
+        client.runPendingTasks();
+
+        assertThat(outcome).isCompleted();
+        assertThat(kept).containsExactly(new ShardWarnings(List.of(new ShardWarning("s0", "Warning", 1265, "cut")), 1));
     }
 
     @Test
