@@ -249,6 +249,11 @@ class SqlErrorsIT {
             assertThat(one).hasSize(1);
             assertThat(QueryResult.run(viaShardgate, "SHOW WARNINGS").rows()).as("a single-shard statement's warning")
                     .containsExactly(List.of("Warning", "1292", "shard s0: " + one.get(0).get(2)));
+            statement.execute("SET SESSION max_error_count = 1");
+            QueryResult.run(viaShardgate, "SELECT CAST(CONCAT('x', id) AS INT), CAST(CONCAT('y', id) AS INT) FROM customers WHERE id = 5");
+            assertThat(QueryResult.run(viaShardgate, "SHOW WARNINGS").rows()).as("max_error_count rows of a single-shard statement")
+                    .hasSize(1);
+            assertThat(QueryResult.run(viaShardgate, "SELECT @@warning_count").rows()).containsExactly(List.of("2"));
         }
     }
 

@@ -66,9 +66,8 @@ final class DirectRun implements Forwarder.Host<DirectRun.Attempt>, Forwarder.Re
     private final int status;
     private final Set<BackendConnection> running;
     private final BiConsumer<String, String> committed;
-    /** Keeps the statement's diagnostics for SHOW WARNINGS; the session's max_error_count bounds them. */
+    /** Keeps the statement's diagnostics for SHOW WARNINGS. */
     private final java.util.function.Consumer<ShardWarnings> diagnostics;
-    private final long maxErrorCount;
     private final CompletableFuture<StatementOutcome> result = new CompletableFuture<>();
     /** The connection running the statement now; null before and after. */
     private BackendConnection connection;
@@ -83,7 +82,7 @@ final class DirectRun implements Forwarder.Host<DirectRun.Attempt>, Forwarder.Re
      */
     DirectRun(Connections cursor, ShardStatement statement, byte[] sql, ClientChannel out, ProxyMetrics metrics, boolean binary,
               int status, Set<BackendConnection> running, BiConsumer<String, String> committed,
-              java.util.function.Consumer<ShardWarnings> diagnostics, long maxErrorCount) {
+              java.util.function.Consumer<ShardWarnings> diagnostics) {
         this.cursor = cursor;
         this.statement = statement;
         this.sql = sql;
@@ -94,7 +93,6 @@ final class DirectRun implements Forwarder.Host<DirectRun.Attempt>, Forwarder.Re
         this.running = running;
         this.committed = committed;
         this.diagnostics = diagnostics;
-        this.maxErrorCount = maxErrorCount;
     }
 
     /** Runs the statement; completes with what it did, or fails before or while answering. */
@@ -196,10 +194,11 @@ final class DirectRun implements Forwarder.Host<DirectRun.Attempt>, Forwarder.Re
         running.remove(done);
         if (done.isOpen() && (warnings > 0 || error)) {
             // What SHOW WARNINGS after it lists lives on this connection only: read before it goes back to the pool.
+            // The connection has the session's max_error_count, so the shard's answer is already bounded by it.
             done.query("SHOW WARNINGS").whenComplete((shown, failure) -> {
                 List<ShardWarning> rows = new ArrayList<>();
                 if (shown != null) {
-                    ShardWarnings.read(statement.shard(), shown.rows(), maxErrorCount, rows);
+                    ShardWarnings.read(statement.shard(), shown.rows(), Long.MAX_VALUE, rows);
                 }
                 diagnostics.accept(new ShardWarnings(rows, Math.max(warnings, shown == null ? 0 : shown.rows().size())));
                 finish(relay, done, rowsSent);

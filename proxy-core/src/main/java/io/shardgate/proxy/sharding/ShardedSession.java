@@ -166,8 +166,7 @@ public final class ShardedSession {
             return CompletableFuture.failedFuture(e);
         }
         return new DirectRun(cursor(request), statement, sql, out, metrics, request.binary(), status(request.autocommit()), running,
-                this::noteCommit, this::keepWarnings,
-                ShardWarnings.maxErrorCount(request.settings().system().values().get("max_error_count"))).start();
+                this::noteCommit, this::keepWarnings).start();
     }
 
     /**

@@ -79,7 +79,7 @@ class DirectRunTest {
         };
         ClientChannel out = new ClientChannel(client, Capabilities.CLIENT_PROTOCOL_41 | Capabilities.CLIENT_DEPRECATE_EOF);
         return new DirectRun(connections, statement, SQL, out, new ProxyMetrics(registry, () -> 0), false,
-                ServerStatus.AUTOCOMMIT, running, (shard, gtid) -> commits.add(shard + " " + gtid), kept::add, 64).start();
+                ServerStatus.AUTOCOMMIT, running, (shard, gtid) -> commits.add(shard + " " + gtid), kept::add).start();
     }
 
     @Test
