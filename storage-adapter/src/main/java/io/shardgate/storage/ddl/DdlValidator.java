@@ -97,6 +97,10 @@ public final class DdlValidator {
             statement = statements.get(0);
         } catch (ParserException e) {
             return notUnderstood(capabilities, shard, e.getMessage());
+        } catch (RuntimeException e) {
+            // Druid's own internal errors on some malformed text ("CREATE TEMPORARY TABLE t xa INT)": a
+            // DruidRuntimeException from its XA parser, found by PacketFuzzIT): a statement it cannot read, as above.
+            return notUnderstood(capabilities, shard, "the parser could not read it (" + e.getClass().getSimpleName() + ")");
         }
         if (statement instanceof SQLCreateTableStatement create) {
             TableOptions options = TableOptions.of(create.getTableOptions(), normalized.tableOptions());

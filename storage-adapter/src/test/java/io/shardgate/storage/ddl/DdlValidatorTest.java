@@ -198,4 +198,16 @@ class DdlValidatorTest {
             assertThat(validator.validate(keys, ROCKSDB, "s1", false)).as(keys).isEqualTo(new DdlVerdict.Accepted(keys, false));
         }
     }
+
+    @Test
+    void textTheParserBreaksOnIsNotUnderstoodNotAnInternalError() {
+        // Druid throws its own DruidRuntimeException ("not support xa type INT") on these, not a ParserException.
+        for (String sql : java.util.List.of("CREATE TEMPORARY TABLE tmp Xa INT)", "CREATE TEMPORARY TABLE tmp xa INT)")) {
+            assertThat(validator.validate(sql, INNODB, "s0", false)).as(sql)
+                    .isInstanceOfSatisfying(DdlVerdict.Refused.class, refused -> {
+                        assertThat(refused.code()).isEqualTo(ErrorCode.DDL_NOT_UNDERSTOOD);
+                        assertThat(refused.message()).doesNotContain("xa type");
+                    });
+        }
+    }
 }
