@@ -327,7 +327,32 @@ final class ShopQueries {
             Query.ordered("SELECT COUNT(*), SUM(amount) FROM orders WHERE customer_id IN (SELECT id FROM customers WHERE country = 'CA')"
                     + " AND status IN (SELECT status FROM orders WHERE amount > 499.5)").via(Client.MYSQL_TEXT).rows(1),
             Query.ordered("SELECT id FROM customers WHERE name IN (SELECT name FROM customers WHERE id IN (1, 2, 3)) ORDER BY id")
-                    .via(Client.MYSQL_PREPARED));
+                    .via(Client.MYSQL_PREPARED),
+            // joins, subqueries and derived tables across shards: the other tables copied to the driving table's shards (issue 19 item 3)
+            Query.ordered("SELECT o.id, o.amount, c.name FROM orders o JOIN customers c ON c.id = o.customer_id + 1"
+                    + " WHERE o.customer_id < 30 ORDER BY o.id"),
+            Query.ordered("SELECT c.id, o.id FROM orders o JOIN customers c ON c.id = o.customer_id - 1 WHERE c.id BETWEEN ? AND ?"
+                    + " AND o.amount > ? ORDER BY c.id, o.id").via(Client.MYSQL_PREPARED).with(10L, 40L, new BigDecimal("100.00")),
+            Query.ordered("SELECT * FROM customers c JOIN orders o ON o.customer_id = c.id + 7 WHERE c.id < 20 ORDER BY o.id")
+                    .via(Client.MARIADB_PREPARED),
+            Query.ordered("SELECT c.id, c.name, o.id, o.status FROM customers c LEFT JOIN orders o ON o.customer_id = c.id + 1000"
+                    + " AND o.amount > 400 WHERE c.id < 40 ORDER BY c.id, o.id"),
+            Query.ordered("SELECT * FROM customers a JOIN customers b ON b.id = a.id + 1 WHERE a.id < 20 ORDER BY a.id").rows(19),
+            Query.ordered("SELECT c.id FROM customers c WHERE c.id < 300 AND EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id + 2"
+                    + " AND o.amount > 450) ORDER BY c.id").via(Client.MYSQL_TEXT),
+            Query.ordered("SELECT COUNT(*) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id + 1)").rows(1),
+            Query.ordered("SELECT c.id, (SELECT MAX(o.amount) FROM orders o WHERE o.customer_id = c.id + 1) AS m FROM customers c"
+                    + " WHERE c.id < 25 ORDER BY c.id").via(Client.MARIADB_PREPARED).rows(24),
+            Query.ordered("SELECT t.status, t.n, c.name FROM (SELECT status, COUNT(*) AS n FROM orders GROUP BY status) t"
+                    + " JOIN customers c ON c.id = t.n % 100 + 1 ORDER BY t.status").rows(5),
+            Query.ordered("SELECT c.country, o.status, COUNT(*), SUM(o.amount) FROM customers c JOIN orders o ON o.customer_id = c.id + 3"
+                    + " WHERE c.id < 500 GROUP BY c.country, o.status ORDER BY c.country, o.status").via(Client.MYSQL_PREPARED),
+            // statements whose merge the shards cannot do: their table copied to one shard (issue 19)
+            Query.ordered("SELECT id, name, ROW_NUMBER() OVER (PARTITION BY country ORDER BY id) AS rn FROM customers WHERE id < 200"
+                    + " ORDER BY id").rows(199),
+            Query.ordered("SELECT status, ROUND(STDDEV(amount), 4), COUNT(*) + 1 FROM orders GROUP BY status ORDER BY status").rows(5),
+            Query.ordered("SELECT COUNT(DISTINCT status), COUNT(DISTINCT customer_id) FROM orders").via(Client.MARIADB_PREPARED).rows(1),
+            Query.ordered("SELECT country FROM customers WHERE id < 100 UNION SELECT status FROM orders WHERE customer_id < 10 ORDER BY 1"));
 
     /**
      * Runs each query through every JDBC client (MariaDB and MySQL Connector/J, text and binary

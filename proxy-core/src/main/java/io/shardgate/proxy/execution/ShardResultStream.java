@@ -19,6 +19,7 @@ import io.shardgate.router.exec.ValueKind;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -62,6 +63,8 @@ public final class ShardResultStream implements RowStream, ResponseSink {
      * @param onComplete called once the response is complete (or failed) and the reader is done,
      *                   to hand the connection back
      */
+    private volatile CompletableFuture<Void> settled = CompletableFuture.completedFuture(null);
+
     public ShardResultStream(String shard, ColumnCollations collations, Consumer<ShardResultStream> onComplete) {
         this.shard = shard;
         this.collations = collations;
@@ -259,11 +262,27 @@ public final class ShardResultStream implements RowStream, ResponseSink {
     }
 
     /** Waits until the response is complete; true when it ended in an error. */
-    public synchronized RuntimeException awaitComplete() {
-        while (!complete) {
-            await();
+    public RuntimeException awaitComplete() {
+        RuntimeException failure;
+        synchronized (this) {
+            while (!complete) {
+                await();
+            }
+            failure = error;
         }
-        return error;
+        // What runs on the connection after the statement (the removal of a join's copies) ends before it is used again.
+        settled.join();
+        return failure;
+    }
+
+    /** The connection will be free only once {@link #settle()} is called, after statements run once the result ended. */
+    public void settleLater() {
+        settled = new CompletableFuture<>();
+    }
+
+    /** What ran on the connection after the statement has ended: {@link #awaitComplete()} returns. */
+    public void settle() {
+        settled.complete(null);
     }
 
     @Override

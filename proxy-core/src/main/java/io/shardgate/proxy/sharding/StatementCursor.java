@@ -45,6 +45,8 @@ final class StatementCursor implements ShardCursor, DirectRun.Connections {
     private final Set<RowStream> subqueryResults = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     /** Results whose OK or EOF counted warnings: their connections wait for {@link #takeWarnings(long)}. */
     private final List<ShardResultStream> warned = new ArrayList<>();
+    /** The statements to run on a stream's connection once its result ended (a join's copies to remove). */
+    private final java.util.Map<ShardResultStream, List<ShardStatement.Step>> afterwards = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * @param running   the session's connections running a statement now (KILL QUERY stops them)
@@ -71,21 +73,51 @@ final class StatementCursor implements ShardCursor, DirectRun.Connections {
         byte[] sql = request.charset().encode(text);
         ShardResultStream stream = new ShardResultStream(shard, deployment.collations(), this::handBack);
         streams.add(stream);
+        if (!statement.after().isEmpty()) {
+            afterwards.put(stream, statement.after());
+            stream.settleLater();
+        }
         connectionFor(statement, stream).whenComplete((connection, error) -> {
             if (error != null) {
-                stream.failBeforeStart(error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
+                stream.failBeforeStart(unwrap(error));
                 return;
             }
             stream.connection(connection);
             running.add(connection);
-            MySqlPacket packet = MySqlPacket.command(Command.QUERY, sql);
-            try {
-                connection.execute(packet, Command.QUERY, stream);
-            } catch (RuntimeException e) {
-                stream.failBeforeStart(e);
-            }
+            steps(connection, statement.before(), 0).whenComplete((ok, failed) -> {
+                if (failed != null) {
+                    stream.failBeforeStart(unwrap(failed));
+                    return;
+                }
+                MySqlPacket packet = MySqlPacket.command(Command.QUERY, sql);
+                try {
+                    connection.execute(packet, Command.QUERY, stream);
+                } catch (RuntimeException e) {
+                    stream.failBeforeStart(e);
+                }
+            });
         });
         return stream;
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    }
+
+    /** Runs {@code steps} from {@code from} one after another on {@code connection}; the first failure ends them. */
+    private CompletableFuture<Void> steps(BackendConnection connection, List<ShardStatement.Step> steps, int from) {
+        if (from >= steps.size()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        ShardStatement.Step step = steps.get(from);
+        String text = SqlParameters.inline(step.sql(), step.parameters(), request.charset());
+        CompletableFuture<io.shardgate.proxy.backend.TextResult> ran;
+        try {
+            ran = connection.query(text);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return ran.thenCompose(result -> steps(connection, steps, from + 1));
     }
 
     /**
@@ -132,6 +164,8 @@ final class StatementCursor implements ShardCursor, DirectRun.Connections {
     private void handBack(ShardResultStream stream) {
         BackendConnection connection = stream.connection();
         if (connection == null) {
+            afterwards.remove(stream);
+            stream.settle();
             return;
         }
         running.remove(connection);
@@ -146,6 +180,36 @@ final class StatementCursor implements ShardCursor, DirectRun.Connections {
             }
             return;
         }
+        giveBack(stream, connection);
+    }
+
+    /**
+     * Runs what must run on the connection after the statement (a join's copies removed), then hands it
+     * back: to the pool, or to the transaction whose branch it is. A connection on which the removal failed
+     * is closed, never used again with a copy in place of a table (a branch's transaction then fails).
+     */
+    private void giveBack(ShardResultStream stream, BackendConnection connection) {
+        List<ShardStatement.Step> after = afterwards.remove(stream);
+        if (after == null || !connection.isOpen()) {
+            release(stream, connection);
+            stream.settle();
+            return;
+        }
+        steps(connection, after, 0).whenComplete((ok, failed) -> {
+            try {
+                if (failed != null) {
+                    LOG.log(System.Logger.Level.WARNING, "closing a connection to shard " + stream.shard()
+                            + ": removing a join's copies failed: " + FailureText.of(unwrap(failed)));
+                    connection.channel().close();
+                }
+                release(stream, connection);
+            } finally {
+                stream.settle();
+            }
+        });
+    }
+
+    private void release(ShardResultStream stream, BackendConnection connection) {
         if (transaction.isBranch(stream.shard(), connection)) {
             return;
         }
@@ -179,13 +243,7 @@ final class StatementCursor implements ShardCursor, DirectRun.Connections {
                         + ": " + FailureText.of(e));
             } finally {
                 // A transaction's branch stays with it until the transaction ends.
-                if (!transaction.isBranch(stream.shard(), connection)) {
-                    if (connection.isOpen()) {
-                        connection.owner().release(connection);
-                    } else {
-                        connection.owner().discard(connection);
-                    }
-                }
+                giveBack(stream, connection);
             }
         }
         return new ShardWarnings(found, count);

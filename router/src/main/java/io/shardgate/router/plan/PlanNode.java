@@ -11,7 +11,7 @@ import java.util.List;
  */
 public sealed interface PlanNode
         permits Route, InsertSplit, MergeSort, MemorySort, LimitOffset, AggregateMerge, GroupByMerge, Distinct,
-        HavingFilter, Project, StaticRows, SubqueryPullout, InsertFromSelect, RollupMerge {
+        HavingFilter, Project, StaticRows, SubqueryPullout, InsertFromSelect, RollupMerge, CopyJoin {
 
     /** The operators this one reads from. */
     List<PlanNode> inputs();

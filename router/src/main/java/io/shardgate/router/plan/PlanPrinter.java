@@ -188,6 +188,26 @@ public final class PlanPrinter implements PlanVisitor<List<String>> {
     }
 
     @Override
+    public List<String> visit(CopyJoin node) {
+        List<String> out = new ArrayList<>();
+        out.add("CopyJoin (each copied table's rows first, buffered; then the statement on its shards, each with the copies"
+                + " as temporary tables of the same names)");
+        for (CopyJoin.TableCopy copy : node.copies()) {
+            String binds = copy.parameters().isEmpty() ? ""
+                    : ", its ? bound to " + copy.parameters().stream().map(ValueSource::describe).toList();
+            out.add(INDENT + "copy of " + copy.schema() + "." + copy.table() + binds + ": " + copy.text());
+            for (String child : copy.rows().accept(this)) {
+                out.add(INDENT + INDENT + child);
+            }
+        }
+        out.add(INDENT + "statement:");
+        for (String child : node.statement().accept(this)) {
+            out.add(INDENT + INDENT + child);
+        }
+        return out;
+    }
+
+    @Override
     public List<String> visit(InsertFromSelect node) {
         List<String> out = new ArrayList<>();
         InsertSplit template = node.template();

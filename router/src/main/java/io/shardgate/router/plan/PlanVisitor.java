@@ -29,4 +29,6 @@ public interface PlanVisitor<R> {
     R visit(InsertFromSelect node);
 
     R visit(RollupMerge node);
+
+    R visit(CopyJoin node);
 }

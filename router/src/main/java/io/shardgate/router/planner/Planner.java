@@ -70,7 +70,15 @@ public final class Planner {
             Plan inner = plan(sql.substring(tokens.get(2).start()), currentSchema);
             return new Plan(sql, new StaticRows("plan", PlanPrinter.lines(inner.root())), inner.parameterCount());
         }
-        return new Plan(sql, root(tokens, currentSchema), tokens.parameterCount());
+        return new Plan(sql, root(tokens, currentSchema, java.util.Set.of()), tokens.parameterCount());
+    }
+
+    /**
+     * The plan of {@code sql} with the {@code copied} tables ({@code schema.table}, lower case) placed as
+     * copies on every shard: the statement a {@link io.shardgate.router.plan.CopyJoin} runs once it made them.
+     */
+    PlanNode planWithCopies(String sql, String currentSchema, java.util.Set<String> copied) {
+        return root(Tokens.of(sql), currentSchema, copied);
     }
 
     /**
@@ -85,7 +93,7 @@ public final class Planner {
         return rewriter.changed() ? rewriter.build().text() : sql;
     }
 
-    private PlanNode root(Tokens tokens, String currentSchema) {
+    private PlanNode root(Tokens tokens, String currentSchema, java.util.Set<String> copied) {
         if (tokens.isWord(0, "INSERT") || tokens.isWord(0, "REPLACE")) {
             // A bulk load's many-row INSERT of literals is planned from its tokens: no parse of its 100 KB.
             PlanContext context = new PlanContext(schema, new TableResolver(schema, currentSchema), tokens, Role.PRIMARY, columns);
@@ -107,17 +115,20 @@ public final class Planner {
         }
         Role role = kind == StatementClass.READ ? Role.REPLICA : Role.PRIMARY;
         SQLStatement statement = parse(tokens.sql());
-        PlanContext context = new PlanContext(schema, new TableResolver(schema, currentSchema), tokens, role, columns);
+        PlanContext context = new PlanContext(schema, new TableResolver(schema, currentSchema, copied), tokens, role, columns);
         if (statement instanceof SQLSelectStatement select) {
             try {
                 return new SelectPlanner(context).plan(select);
             }
             catch (io.shardgate.errors.ShardgateException e) {
-                if (e.code() != ErrorCode.UNSUPPORTED) {
+                if (e.code() != ErrorCode.UNSUPPORTED || !copied.isEmpty()) {
                     throw e;
                 }
-                // Subqueries over other shards' rows that do not reference the statement can run first.
-                return new SubqueryPullouts(this, tokens, currentSchema).plan().map(PlanNode.class::cast).orElseThrow(() -> e);
+                // Subqueries over other shards' rows that do not reference the statement can run first; else the
+                // rows of all tables but one can be copied to the shards of that one.
+                return new SubqueryPullouts(this, tokens, currentSchema).plan().map(PlanNode.class::cast)
+                        .or(() -> new CopyJoins(this, context, select, e.getMessage()).plan().map(PlanNode.class::cast))
+                        .orElseThrow(() -> e);
             }
         }
         if (statement instanceof MySqlInsertStatement || statement instanceof SQLReplaceStatement) {
@@ -151,7 +162,7 @@ public final class Planner {
         if (at >= tokens.size()) {
             throw ErrorCode.UNSUPPORTED.exception("this form of EXPLAIN");
         }
-        PlanNode inner = root(Tokens.of(tokens.sql().substring(tokens.get(at).start())), currentSchema);
+        PlanNode inner = root(Tokens.of(tokens.sql().substring(tokens.get(at).start())), currentSchema, java.util.Set.of());
         String shard = firstShard(inner);
         return new Route(RouteVariant.ONE, "explain", new ShardSelection.Fixed(List.of(shard)),
                 new ShardSql(tokens.sql(), List.of()), Role.PRIMARY);

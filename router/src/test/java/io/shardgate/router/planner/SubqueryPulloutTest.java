@@ -106,8 +106,8 @@ class SubqueryPulloutTest {
 
     @Test
     void aSubqueryReferencingItsStatementIsNotPulledOut() {
-        assertThatThrownBy(() -> planner.plan("SELECT * FROM orders o WHERE EXISTS (SELECT 1 FROM customers c WHERE c.id = o.total)",
-                "shop"))
-                .isInstanceOfSatisfying(ShardgateException.class, e -> assertThat(e.errno()).isEqualTo(1235));
+        // It cannot run first: its table is copied to the statement's shards instead (CopyJoinTest).
+        assertThat(planner.plan("SELECT * FROM orders o WHERE EXISTS (SELECT 1 FROM customers c WHERE c.id = o.total)", "shop").root())
+                .isInstanceOf(io.shardgate.router.plan.CopyJoin.class);
     }
 }
