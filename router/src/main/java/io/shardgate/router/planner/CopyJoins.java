@@ -94,14 +94,15 @@ final class CopyJoins {
     /**
      * Whether the statement is one a copy cannot answer as the client means it: a locking read (a copy's
      * rows cannot be locked), SELECT ... INTO and SQL_CALC_FOUND_ROWS and {@code :=} (their effects stay on the
-     * shard's connection, not in the client's session), PARTITION clauses (a copy holds a whole table's rows).
+     * shard's connection, not in the client's session), {@code PARTITION (…)} clauses (a copy holds a whole table's
+     * rows; a window's PARTITION BY is fine).
      */
     private boolean excluded() {
         Tokens tokens = context.tokens();
         for (int i = 0; i < tokens.size(); i++) {
             if ((tokens.isWord(i, "FOR") && (tokens.isWord(i + 1, "UPDATE") || tokens.isWord(i + 1, "SHARE")))
                     || (tokens.isWord(i, "LOCK") && tokens.isWord(i + 1, "IN")) || tokens.isWord(i, "INTO")
-                    || tokens.isWord(i, "SQL_CALC_FOUND_ROWS") || tokens.isWord(i, "PARTITION")
+                    || tokens.isWord(i, "SQL_CALC_FOUND_ROWS") || (tokens.isWord(i, "PARTITION") && tokens.isOperator(i + 1, '('))
                     || (tokens.get(i).type() == io.shardgate.router.classify.TokenType.OPERATOR && tokens.text(i).equals(":="))) {
                 return true;
             }

@@ -118,12 +118,21 @@ class CopyJoinTest {
     }
 
     @Test
+    void aWindowsPartitionByIsNotAPartitionClause() {
+        shards.answer("s0", CUSTOMER).answer("s1", CUSTOMER);
+        run("SELECT id, ROW_NUMBER() OVER (PARTITION BY country ORDER BY id) FROM customers WHERE id < 200", 100);
+        assertThat(shards.sent.get(0).sql()).isEqualTo("SELECT * FROM `shop`.`customers` WHERE (id < 200)");
+        assertThat(shards.sent).extracting(ShardStatement::shard).as("two copy reads, then one shard").containsExactly("s0", "s1", "s0");
+    }
+
+    @Test
     void whatACopyCannotAnswerStaysRefused() {
         for (String sql : List.of("SELECT * FROM orders o JOIN customers c ON c.name = o.status FOR UPDATE",
                 "SELECT * FROM orders o JOIN customers c ON c.name = o.status LOCK IN SHARE MODE",
                 "SELECT o.id INTO @x FROM orders o JOIN customers c ON c.name = o.status LIMIT 1",
                 "SELECT SQL_CALC_FOUND_ROWS o.id FROM orders o JOIN customers c ON c.name = o.status LIMIT 1",
-                "SELECT @n := o.id FROM orders o JOIN customers c ON c.name = o.status")) {
+                "SELECT @n := o.id FROM orders o JOIN customers c ON c.name = o.status",
+                "SELECT * FROM orders PARTITION (s0) o JOIN customers c ON c.name = o.status")) {
             assertThatThrownBy(() -> planner.plan(sql, "shop")).as(sql)
                     .isInstanceOfSatisfying(ShardgateException.class, e -> assertThat(e.errno()).isEqualTo(1235));
         }
