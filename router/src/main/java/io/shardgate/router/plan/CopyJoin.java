@@ -28,9 +28,14 @@ import static java.util.Objects.requireNonNull;
  * @param copies    the tables copied, each with the plan that reads its rows
  * @param statement the plan of the client's statement with the copied tables placed as copies on every shard
  * @param reason    why the shards could not answer the statement without copies: the refusal copies avoid, for errors
+ * @param batched   whether the one copied table streams in batches of {@link #BATCH_ROWS} rows, the statement running
+ *                  once per batch (a nested loop: the statement's rows are each of one copied row, and nothing merges
+ *                  them), so that no limit applies to it; else every copy is read whole first, within the limit
  */
-public record CopyJoin(List<TableCopy> copies, PlanNode statement, String reason) implements PlanNode {
+public record CopyJoin(List<TableCopy> copies, PlanNode statement, String reason, boolean batched) implements PlanNode {
 
+    /** How many rows of a batched copy one run of the statement gets. */
+    static final int BATCH_ROWS = 5_000;
     /** How many rows one INSERT of a copy carries at most. */
     static final int ROWS_PER_INSERT = 500;
     /** How many bytes of values one INSERT of a copy carries at most (then a new INSERT starts). */
@@ -66,6 +71,9 @@ public record CopyJoin(List<TableCopy> copies, PlanNode statement, String reason
         if (copies.isEmpty()) {
             throw new IllegalArgumentException("no table to copy");
         }
+        if (batched && copies.size() != 1) {
+            throw new IllegalArgumentException("only one copied table can stream in batches, not " + copies.size());
+        }
     }
 
     @Override
@@ -78,28 +86,53 @@ public record CopyJoin(List<TableCopy> copies, PlanNode statement, String reason
 
     @Override
     public RowStream open(Execution execution) {
+        if (batched) {
+            TableCopy copy = copies.get(0);
+            RowStream rows = copy.rows().open(own(copy, execution));
+            return new CopyBatchStream(rows, (int) Math.min(BATCH_ROWS, execution.maxBufferedRows()),
+                    batch -> run(execution, steps(copy, batch, new ArrayList<>()), List.of(drop(copy))));
+        }
         List<ShardStatement.Step> before = new ArrayList<>();
         List<ShardStatement.Step> after = new ArrayList<>();
         long[] buffered = {0};
         for (TableCopy copy : copies) {
-            before.add(new ShardStatement.Step("CREATE TEMPORARY TABLE " + copy.qualified() + " ENGINE=InnoDB SELECT * FROM "
-                    + copy.qualified() + " LIMIT 0", List.of()));
-            inserts(copy, read(copy, execution, buffered, reason), before);
-            after.add(new ShardStatement.Step("DROP TEMPORARY TABLE IF EXISTS " + copy.qualified(), List.of()));
+            steps(copy, read(copy, execution, buffered, reason), before);
+            after.add(drop(copy));
         }
+        return run(execution, before, after);
+    }
+
+    /** The statement, each of its shard statements with {@code before} and {@code after} around it. */
+    private RowStream run(Execution execution, List<ShardStatement.Step> before, List<ShardStatement.Step> after) {
         return statement.open(new Execution(new Copying(execution.cursor(), before, after), execution.parameters(),
                 execution.sequences(), execution.maxBufferedRows()));
     }
 
-    /** The copy's rows, counted against the limit with every other copy's. */
-    private static List<Row> read(TableCopy copy, Execution execution, long[] buffered, String reason) {
+    /** The statements that make the copy of {@code rows}, added to {@code out}. */
+    private static List<ShardStatement.Step> steps(TableCopy copy, List<Row> rows, List<ShardStatement.Step> out) {
+        out.add(new ShardStatement.Step("CREATE TEMPORARY TABLE " + copy.qualified() + " ENGINE=InnoDB SELECT * FROM "
+                + copy.qualified() + " LIMIT 0", List.of()));
+        inserts(copy, rows, out);
+        return out;
+    }
+
+    private static ShardStatement.Step drop(TableCopy copy) {
+        return new ShardStatement.Step("DROP TEMPORARY TABLE IF EXISTS " + copy.qualified(), List.of());
+    }
+
+    /** The execution that reads a copy's rows: its parameters bound, its results not the statement's. */
+    private static Execution own(TableCopy copy, Execution execution) {
         List<SqlValue> bound = new ArrayList<>(copy.parameters().size());
         for (ValueSource source : copy.parameters()) {
             bound.add(source.value(execution.parameters()));
         }
-        Execution own = new Execution(execution.cursor().forSubquery(), bound, execution.sequences(), execution.maxBufferedRows());
+        return new Execution(execution.cursor().forSubquery(), bound, execution.sequences(), execution.maxBufferedRows());
+    }
+
+    /** The copy's rows, counted against the limit with every other copy's. */
+    private static List<Row> read(TableCopy copy, Execution execution, long[] buffered, String reason) {
         List<Row> rows = new ArrayList<>();
-        try (RowStream stream = copy.rows().open(own)) {
+        try (RowStream stream = copy.rows().open(own(copy, execution))) {
             Row row;
             while ((row = stream.next()) != null) {
                 if (++buffered[0] > execution.maxBufferedRows()) {

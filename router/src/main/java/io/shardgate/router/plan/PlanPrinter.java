@@ -190,8 +190,11 @@ public final class PlanPrinter implements PlanVisitor<List<String>> {
     @Override
     public List<String> visit(CopyJoin node) {
         List<String> out = new ArrayList<>();
-        out.add("CopyJoin (each copied table's rows first, buffered; then the statement on its shards, each with the copies"
-                + " as temporary tables of the same names)");
+        out.add(node.batched()
+                ? "CopyJoin (the copied table's rows in batches of " + CopyJoin.BATCH_ROWS + "; for each batch, the statement on its"
+                        + " shards, each with the batch as a temporary table of the same name)"
+                : "CopyJoin (each copied table's rows first, buffered; then the statement on its shards, each with the copies"
+                        + " as temporary tables of the same names)");
         for (CopyJoin.TableCopy copy : node.copies()) {
             String binds = copy.parameters().isEmpty() ? ""
                     : ", its ? bound to " + copy.parameters().stream().map(ValueSource::describe).toList();

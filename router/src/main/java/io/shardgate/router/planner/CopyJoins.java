@@ -85,7 +85,7 @@ final class CopyJoins {
             }
             Optional<List<CopyJoin.TableCopy>> copies = copies(copied, sharded, uses);
             if (copies.isPresent()) {
-                return Optional.of(new CopyJoin(copies.get(), statement, reason));
+                return Optional.of(new CopyJoin(copies.get(), statement, reason, batchable(copied, statement, uses)));
             }
         }
         return Optional.empty();
@@ -149,6 +149,33 @@ final class CopyJoins {
             }
         }
         return unsharded;
+    }
+
+    /**
+     * Whether the one copied table can stream in batches, the statement running once per batch: each of
+     * the statement's rows then comes from one copied row, and nothing merges rows. So: the copy is named
+     * once, in the top-level FROM, on no outer join's NULL-extended side; the statement scatters without a
+     * merge above it; and its top level has no GROUP BY, HAVING, DISTINCT, ORDER BY, LIMIT, UNION or window.
+     */
+    private boolean batchable(Set<String> copied, PlanNode statement, Map<String, Integer> uses) {
+        if (copied.size() != 1 || !(statement instanceof io.shardgate.router.plan.Route route)
+                || route.variant() != io.shardgate.router.plan.RouteVariant.SCATTER) {
+            return false;
+        }
+        String key = copied.iterator().next();
+        if (uses.get(key) != 1 || !topLevelTables().containsKey(key)) {
+            return false;
+        }
+        Tokens tokens = context.tokens();
+        for (int i = 0; i < tokens.size(); i++) {
+            boolean top = tokens.get(i).depth() == 0;
+            if (tokens.isWord(i, "OVER") || top && (tokens.isWord(i, "GROUP") || tokens.isWord(i, "HAVING") || tokens.isWord(i, "DISTINCT")
+                    || tokens.isWord(i, "DISTINCTROW") || tokens.isWord(i, "ORDER") || tokens.isWord(i, "LIMIT") || tokens.isWord(i, "UNION")
+                    || tokens.isWord(i, "WINDOW") || tokens.isWord(i, "WITH"))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Each copied table's copy: the rows it reads, with the WHERE conditions that are its own alone. */

@@ -84,13 +84,35 @@ class CopyJoinTest {
     @Test
     void copiesOverTheRowLimitAreAnErrorThatSaysWhy() {
         shards.answer("s0", CUSTOMER, Row.of(1L, "a"), Row.of(2L, "b")).answer("s1", CUSTOMER, Row.of(3L, "c"));
-        assertThatThrownBy(() -> run("SELECT * FROM orders o JOIN customers c ON c.name = o.status", 2))
+        assertThatThrownBy(() -> run("SELECT * FROM orders o JOIN customers c ON c.name = o.status ORDER BY o.id", 2))
                 .isInstanceOfSatisfying(ShardgateException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.BUFFER_LIMIT);
                     assertThat(e.getMessage()).contains("more than 2 rows").contains("shop.customers")
                             .contains("not joined on their shard keys");
                 });
         assertThat(shards.sent).as("the statement never ran").hasSize(2);
+    }
+
+    @Test
+    void aPlainJoinStreamsItsCopyInBatchesTheStatementRunningOncePerBatch() {
+        shards.answer("s0", CUSTOMER, Row.of(1L, "a"), Row.of(2L, "b")).answer("s1", CUSTOMER, Row.of(3L, "c"));
+        assertThat(planner.plan("SELECT * FROM orders o JOIN customers c ON c.name = o.status", "shop").root())
+                .isInstanceOfSatisfying(CopyJoin.class, join -> assertThat(join.batched()).isTrue());
+        List<List<Object>> rows = run("SELECT * FROM orders o JOIN customers c ON c.name = o.status", 2);
+        assertThat(rows).as("each run's rows: the fake shards answer every statement with their rows").hasSize(6);
+        List<ShardStatement> statements = shards.sent.stream().filter(s -> !s.before().isEmpty()).toList();
+        assertThat(statements).extracting(ShardStatement::shard).containsExactly("s0", "s1", "s0", "s1");
+        assertThat(statements).extracting(s -> s.before().get(1).parameters().size()).as("a batch of two rows, then one")
+                .containsExactly(4, 4, 2, 2);
+
+        for (String sql : List.of("SELECT * FROM orders o JOIN customers c ON c.name = o.status ORDER BY o.id",
+                "SELECT o.status, COUNT(*) FROM orders o JOIN customers c ON c.name = o.status GROUP BY o.status",
+                "SELECT * FROM orders o LEFT JOIN customers c ON c.name = o.status",
+                "SELECT DISTINCT o.status FROM orders o JOIN customers c ON c.name = o.status",
+                "SELECT * FROM orders o JOIN customers c ON c.name = o.status LIMIT 3")) {
+            assertThat(planner.plan(sql, "shop").root()).as(sql)
+                    .isInstanceOfSatisfying(CopyJoin.class, join -> assertThat(join.batched()).isFalse());
+        }
     }
 
     @Test
