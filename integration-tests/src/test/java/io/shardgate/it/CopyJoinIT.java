@@ -184,6 +184,46 @@ class CopyJoinIT {
     }
 
     @Test
+    void writesWithSubqueriesOverOtherShardsChangeTheRightRows() throws Exception {
+        try (Connection c = proxy.mariadb("shop", "")) {
+            c.setAutoCommit(false);
+            try (Statement statement = c.createStatement()) {
+                // Correlated: orders (400 rows) is copied to the shards of customers; customer c's tier becomes order c's + 10.
+                assertThat(statement.executeUpdate("UPDATE customers c SET c.tier = (SELECT MAX(o.tier) FROM orders o"
+                        + " WHERE o.id = c.id) + 10 WHERE c.id <= 10")).isEqualTo(10);
+                try (ResultSet rows = statement.executeQuery("SELECT id, tier FROM customers WHERE id <= 10 ORDER BY id")) {
+                    for (int id = 1; id <= 10; id++) {
+                        assertThat(rows.next()).isTrue();
+                        assertThat(rows.getInt(2)).as("customer %d", id).isEqualTo(id % 7 + 10);
+                    }
+                }
+                // Uncorrelated: the subquery runs first.
+                assertThat(statement.executeUpdate("UPDATE orders SET tier = 50 WHERE customer_id IN"
+                        + " (SELECT id FROM customers WHERE name IN ('c5', 'c10'))")).isEqualTo(2);
+                assertThat(statement.executeUpdate("DELETE FROM customers WHERE id <= 20 AND NOT EXISTS"
+                        + " (SELECT 1 FROM orders o WHERE o.customer_id = customers.id)")).as("all but customers 5, 10, 15, 20")
+                        .isEqualTo(16);
+                // The write's own table is never a copy: refused, not written into a copy.
+                assertThatThrownBy(() -> statement.executeUpdate("UPDATE customers SET tier = (SELECT COUNT(*) FROM customers c2"
+                        + " WHERE c2.name = customers.name)")).isInstanceOfSatisfying(SQLException.class,
+                        e -> assertThat(e.getErrorCode()).isEqualTo(1235));
+            }
+            c.rollback();
+        }
+        try (Connection c = proxy.mariadb("shop", ""); Statement statement = c.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT COUNT(*), SUM(tier) FROM customers")) {
+            rows.next();
+            assertThat(rows.getLong(1)).as("rolled back").isEqualTo(CUSTOMERS);
+            long tiers = 0;
+            for (int id = 1; id <= CUSTOMERS; id++) {
+                tiers += id % 7;
+            }
+            assertThat(rows.getLong(2)).isEqualTo(tiers);
+        }
+        assertCopiesGone();
+    }
+
+    @Test
     void manyClientsAtOnceGetTheirOwnAnswersAndTheRealTablesAfterwards() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(6);
         List<Future<?>> clients = new ArrayList<>();

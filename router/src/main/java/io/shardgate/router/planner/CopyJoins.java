@@ -1,5 +1,6 @@
 package io.shardgate.router.planner;
 
+import com.alibaba.druid.sql.ast.SQLStatement;
 import com.alibaba.druid.sql.ast.statement.SQLExprTableSource;
 import com.alibaba.druid.sql.ast.statement.SQLJoinTableSource;
 import com.alibaba.druid.sql.ast.statement.SQLSelectQueryBlock;
@@ -37,15 +38,22 @@ import java.util.Set;
 final class CopyJoins {
     private final Planner planner;
     private final PlanContext context;
-    private final SQLSelectStatement select;
+    private final SQLStatement statement;
     private final String reason;
 
-    /** {@code reason}: why the statement does not plan without copies (the refusal's message). */
-    CopyJoins(Planner planner, PlanContext context, SQLSelectStatement select, String reason) {
+    /**
+     * {@code statement}: a SELECT, or an UPDATE or DELETE (whose own tables are never copied: only tables
+     * its subqueries alone read); {@code reason}: why it does not plan without copies (the refusal's message).
+     */
+    CopyJoins(Planner planner, PlanContext context, SQLStatement statement, String reason) {
         this.planner = planner;
         this.context = context;
-        this.select = select;
+        this.statement = statement;
         this.reason = reason;
+    }
+
+    private boolean write() {
+        return !(statement instanceof SQLSelectStatement);
     }
 
     /** The plan, or empty when the statement does not plan this way. */
@@ -65,7 +73,14 @@ final class CopyJoins {
             return Optional.empty();
         }
         List<Set<String>> candidates = new ArrayList<>();
-        if (!unsharded) {
+        if (write()) {
+            // A write's own tables stay themselves: a copy in their place would take the write and drop it.
+            Set<String> copied = subqueryOnly(sharded.keySet());
+            if (unsharded || copied.isEmpty()) {
+                return Optional.empty();
+            }
+            candidates.add(copied);
+        } else if (!unsharded) {
             for (String driving : sharded.keySet()) {
                 Set<String> copied = new LinkedHashSet<>(sharded.keySet());
                 copied.remove(driving);
@@ -74,18 +89,21 @@ final class CopyJoins {
                 }
             }
         }
-        candidates.add(sharded.keySet());
+        if (!write()) {
+            candidates.add(sharded.keySet());
+        }
         String currentSchema = context.resolver().currentSchema();
         for (Set<String> copied : candidates) {
-            PlanNode statement;
+            PlanNode planned;
             try {
-                statement = planner.planWithCopies(context.sql(), currentSchema, copied);
+                planned = planner.planWithCopies(context.sql(), currentSchema, copied);
             } catch (ShardgateException e) {
                 continue;
             }
             Optional<List<CopyJoin.TableCopy>> copies = copies(copied, sharded, uses);
             if (copies.isPresent()) {
-                return Optional.of(new CopyJoin(copies.get(), statement, reason, batchable(copied, statement, uses)));
+                // A write runs once: in batches it would change a row once per batch that matches it.
+                return Optional.of(new CopyJoin(copies.get(), planned, reason, !write() && batchable(copied, planned, uses)));
             }
         }
         return Optional.empty();
@@ -114,7 +132,7 @@ final class CopyJoins {
     private boolean tables(Map<String, PlacedTable> sharded, Map<String, Integer> uses) {
         Set<String> ctes = new HashSet<>();
         List<SQLExprTableSource> sources = new ArrayList<>();
-        select.accept(new MySqlASTVisitorAdapter() {
+        statement.accept(new MySqlASTVisitorAdapter() {
             @Override
             public boolean visit(SQLWithSubqueryClause.Entry x) {
                 if (x.getAlias() != null) {
@@ -178,6 +196,40 @@ final class CopyJoins {
         return true;
     }
 
+    /** Of {@code tables} (keys), those the statement reads only inside subqueries (SELECTs within it). */
+    private Set<String> subqueryOnly(Set<String> tables) {
+        Set<String> outside = new HashSet<>();
+        int[] depth = {0};
+        statement.accept(new MySqlASTVisitorAdapter() {
+            @Override
+            public boolean visit(com.alibaba.druid.sql.ast.statement.SQLSelect x) {
+                depth[0]++;
+                return true;
+            }
+
+            @Override
+            public void endVisit(com.alibaba.druid.sql.ast.statement.SQLSelect x) {
+                depth[0]--;
+            }
+
+            @Override
+            public boolean visit(SQLExprTableSource x) {
+                if (depth[0] == 0 && x.getTableName() != null) {
+                    try {
+                        PlacedTable table = context.resolver().resolve(Names.plain(x.getSchema()), Names.plain(x.getTableName()));
+                        outside.add(TableResolver.key(table.schema(), table.name()));
+                    } catch (ShardgateException e) {
+                        outside.add("?");
+                    }
+                }
+                return true;
+            }
+        });
+        Set<String> only = new LinkedHashSet<>(tables);
+        only.removeAll(outside);
+        return outside.contains("?") ? Set.of() : only;
+    }
+
     /** Each copied table's copy: the rows it reads, with the WHERE conditions that are its own alone. */
     private Optional<List<CopyJoin.TableCopy>> copies(Set<String> copied, Map<String, PlacedTable> sharded, Map<String, Integer> uses) {
         Map<String, CopyFilters.Target> top = topLevelTables();
@@ -218,7 +270,7 @@ final class CopyJoins {
      */
     private Map<String, CopyFilters.Target> topLevelTables() {
         Map<String, CopyFilters.Target> out = new LinkedHashMap<>();
-        if (select.getSelect().getWithSubQuery() != null || !(select.getSelect().getQuery() instanceof SQLSelectQueryBlock block)
+        if (!(statement instanceof SQLSelectStatement select) || select.getSelect().getWithSubQuery() != null || !(select.getSelect().getQuery() instanceof SQLSelectQueryBlock block)
                 || block.getFrom() == null) {
             return out;
         }

@@ -135,7 +135,18 @@ public final class Planner {
             return new InsertPlanner(context).plan(statement);
         }
         if (statement instanceof SQLUpdateStatement || statement instanceof SQLDeleteStatement) {
-            return new WritePlanner(context).plan(statement);
+            try {
+                return new WritePlanner(context).plan(statement);
+            }
+            catch (io.shardgate.errors.ShardgateException e) {
+                if (e.code() != ErrorCode.UNSUPPORTED || !copied.isEmpty()) {
+                    throw e;
+                }
+                // As for a SELECT; a copy never takes the place of a table the write changes.
+                return new SubqueryPullouts(this, tokens, currentSchema).plan().map(PlanNode.class::cast)
+                        .or(() -> new CopyJoins(this, context, statement, e.getMessage()).plan().map(PlanNode.class::cast))
+                        .orElseThrow(() -> e);
+            }
         }
         if (statement instanceof MySqlExplainStatement explain && explain.getStatement() != null) {
             return explain(tokens, currentSchema);

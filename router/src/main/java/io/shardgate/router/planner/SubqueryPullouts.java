@@ -142,10 +142,10 @@ final class SubqueryPullouts {
         statement.accept(new MySqlASTVisitorAdapter() {
             @Override
             public boolean visit(SQLExprTableSource x) {
+                // An aliased table is known by its alias only: its own name there is the outer statement's table.
                 if (x.getAlias() != null) {
                     declared.add(Names.lower(x.getAlias()));
-                }
-                if (x.getTableName() != null) {
+                } else if (x.getTableName() != null) {
                     declared.add(Names.lower(x.getTableName()));
                 }
                 return true;
