@@ -270,7 +270,7 @@ class LockTablesIT {
     void mySqlConnectorJAndPyMySqlTakeAndReleaseLocks() throws Exception {
         long a = firstKeyOn("s0", 920_000);
         long b = firstKeyOn("s1", 920_000);
-        try (Connection c = proxy.mysql("shop", "sslMode=DISABLED"); Statement s = c.createStatement()) {
+        try (Connection c = proxy.mysql("shop", "sslMode=DISABLED&useServerPrepStmts=true"); Statement s = c.createStatement()) {
             // The way to use LOCK TABLES with transactional tables: autocommit off, COMMIT, then UNLOCK TABLES.
             s.execute("SET autocommit = 0");
             s.execute("LOCK TABLES customers WRITE, countries READ");
@@ -278,6 +278,14 @@ class LockTablesIT {
             try (ResultSet rows = s.executeQuery("SELECT COUNT(*) FROM customers WHERE name = 'cj'")) {
                 assertThat(rows.next()).isTrue();
                 assertThat(rows.getLong(1)).isEqualTo(2);
+            }
+            // Prepared on the lock connection: a pooled one would wait for the session's own WRITE lock.
+            try (java.sql.PreparedStatement read = c.prepareStatement("SELECT name FROM customers WHERE id = ?")) {
+                read.setLong(1, b);
+                try (ResultSet rows = read.executeQuery()) {
+                    assertThat(rows.next()).isTrue();
+                    assertThat(rows.getString(1)).as("its own uncommitted row, on the lock connection").isEqualTo("cj");
+                }
             }
             s.execute("COMMIT");
             s.execute("UNLOCK TABLES");
@@ -307,6 +315,59 @@ class LockTablesIT {
         assertThat(python.stdout()).isEqualTo("2\n1100\nTrue\n");
         assertThat(primaries.get("s1").queryString("SELECT name FROM shop.customers WHERE id = " + b)).isEqualTo("py");
         awaitNoBackendInUse();
+    }
+
+    @Test
+    @Order(6)
+    void killQueryStopsAWaitingLockTablesAndKillResetOrChangeUserReleaseTheLocks() throws Exception {
+        String write = "UPDATE orders SET status = status WHERE customer_id = 1";
+        // The holder is closed first when an assertion fails, so that the statements it blocks end too.
+        try (Connection waiter = proxy.mariadb("shop", ""); Statement w = waiter.createStatement();
+             Connection killer = proxy.mariadb("shop", ""); Statement k = killer.createStatement();
+             Connection holder = proxy.mariadb("shop", ""); Statement h = holder.createStatement()) {
+            h.execute("LOCK TABLES orders WRITE");
+            long waiterId = waiter.unwrap(org.mariadb.jdbc.Connection.class).getThreadId();
+            CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return w.execute("LOCK TABLES orders AS waiter READ");
+                } catch (SQLException e) {
+                    throw new java.util.concurrent.CompletionException(e);
+                }
+            });
+            await(() -> waitingForLock("s0", "waiter"), "the second LOCK TABLES waits on s0");
+            k.execute("KILL QUERY " + waiterId);
+            assertThatThrownBy(() -> waiting.get(30, TimeUnit.SECONDS)).cause().isInstanceOfSatisfying(SQLException.class,
+                    e -> assertThat(e.getErrorCode()).isEqualTo(1317));
+            try (ResultSet rows = w.executeQuery("SELECT 'still here'")) {
+                assertThat(rows.next()).as("the killed LOCK TABLES' session goes on").isTrue();
+            }
+            CompletableFuture<Integer> blocked = CompletableFuture.supplyAsync(() -> update(w, write));
+            await(() -> waitingForLock(shardOf(1), write), "the waiter's write waits for the holder's lock");
+            k.execute("KILL " + holder.unwrap(org.mariadb.jdbc.Connection.class).getThreadId());
+            assertThat(blocked.get(30, TimeUnit.SECONDS)).as("KILL of the holder released its locks").isGreaterThanOrEqualTo(0);
+        }
+        awaitNoBackendInUse();
+        // COM_RESET_CONNECTION and COM_CHANGE_USER release them too.
+        try (Connection other = proxy.mariadb("shop", ""); Statement s = other.createStatement();
+             RawClient client = new RawClient(proxy.port(), 10_000)) {
+            assertThat(client.login(ProxyFixture.USER, ProxyFixture.PASSWORD).isErr()).isFalse();
+            assertThat(client.queryFirst("LOCK TABLES shop.orders WRITE")).isNull();
+            client.write(0, new byte[] {0x1F}); // COM_RESET_CONNECTION
+            assertThat(client.read().isErr()).isFalse();
+            assertThat(CompletableFuture.supplyAsync(() -> update(s, write)).get(30, TimeUnit.SECONDS)).isGreaterThanOrEqualTo(0);
+            assertThat(client.queryFirst("LOCK TABLES shop.orders WRITE")).as("the reset session locks again").isNull();
+            assertThat(client.changeUser(ProxyFixture.USER, ProxyFixture.PASSWORD, "shop").isErr()).isFalse();
+            assertThat(CompletableFuture.supplyAsync(() -> update(s, write)).get(30, TimeUnit.SECONDS)).isGreaterThanOrEqualTo(0);
+        }
+        awaitNoBackendInUse();
+    }
+
+    private static int update(Statement statement, String sql) {
+        try {
+            return statement.executeUpdate(sql);
+        } catch (SQLException e) {
+            throw new java.util.concurrent.CompletionException(e);
+        }
     }
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {

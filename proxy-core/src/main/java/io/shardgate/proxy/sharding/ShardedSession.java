@@ -91,9 +91,9 @@ public final class ShardedSession {
         if (source.shard() == null) {
             return CompletableFuture.completedFuture(new ShardedPrepare.Metadata(source.parameters(), source.localColumns(), 0));
         }
-        // A pooled primary connection even inside a transaction: preparing reads no rows and must not start a branch.
-        return cursor(request).bind(deployment.shard(source.shard()).primary())
-                .thenCompose(connection -> ShardedPrepare.prepareOn(connection, source, request.charset()));
+        // A pooled primary connection even inside a transaction (preparing must not start a branch); under LOCK TABLES, a lock connection.
+        StatementCursor cursor = cursor(request);
+        return transaction.locks().prepare(source, request.charset(), cursor, () -> cursor.bind(deployment.shard(source.shard()).primary()));
     }
 
     /** Runs a planned statement and writes its response; completes with what it did, or fails before or while answering. */

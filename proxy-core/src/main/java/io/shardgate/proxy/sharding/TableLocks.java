@@ -150,6 +150,20 @@ final class TableLocks {
     }
 
     /**
+     * COM_STMT_PREPARE's metadata ({@link ShardedPrepare#prepareOn}): read under LOCK TABLES on its shard's lock
+     * connection, through {@code cursor} (a pooled one would wait for the session's own WRITE lock), which stays with
+     * the session; else, or when the statement names no table and its shard has none, on {@code pooled}'s connection.
+     */
+    CompletableFuture<ShardedPrepare.Metadata> prepare(ShardedPrepare.Source source, io.shardgate.proxy.protocol.ClientCharset charset,
+                                                       StatementCursor cursor,
+                                                       java.util.function.Supplier<CompletableFuture<BackendConnection>> pooled) {
+        CompletableFuture<BackendConnection> locked = held() ? cursor.connectionFor(
+                new ShardStatement(source.shard(), source.sql(), List.of(), io.shardgate.router.exec.Role.PRIMARY), null) : null;
+        return (locked != null ? locked : pooled.get())
+                .thenCompose(connection -> ShardedPrepare.prepareOn(connection, source, charset, holds(source.shard(), connection)));
+    }
+
+    /**
      * COMMIT or ROLLBACK on every lock connection: the end of a transaction run under LOCK TABLES (autocommit off),
      * which leaves the locks held, as MariaDB does. Blocks: for the session's worker.
      */
