@@ -71,6 +71,9 @@ public enum ErrorCode {
             "With transactions.cross_shard: reject, a transaction's write to a second shard is refused; the transaction stays open on the first."),
     READ_ONLY_TRANSACTION(1792, "25006", "Cannot execute statement in a READ ONLY transaction",
             "A write inside START TRANSACTION READ ONLY, refused before it reaches a shard, as MariaDB refuses it."),
+    TABLE_NOT_LOCKED(1100, "HY000", "Table '%s' was not locked with LOCK TABLES",
+            "Under LOCK TABLES in a sharded deployment, a statement that needs a shard on which the session locked no table:"
+                    + " MariaDB's own error for a table the session did not lock. The locks stay held."),
     XA_COMMIT_FAILED(1402, "XA100", "The cross-shard transaction was rolled back: %s",
             "Two-phase commit could not prepare every shard's branch, so every branch was rolled back; nothing of the transaction is committed."),
     XA_OUTCOME_UNKNOWN(1927, "HY000", "The cross-shard commit's outcome is unknown until recovery resolves it: %s",

@@ -128,6 +128,11 @@ final class ShardedCommands {
     CompletableFuture<StatementOutcome> query(ClientSession session, String sql, Classification classification,
                                               Map<String, String> perShard) {
         out.restart();
+        if (classification.effects().locksTables() || classification.effects().unlocksTables()) {
+            // LOCK / UNLOCK TABLES: the session's lock connections on the shards; the OK is written when it is done.
+            return sharded.tableLocks(request(session, sql, classification, List.of(), false, perShard),
+                    classification.effects().locksTables()).thenApply(ok -> null);
+        }
         PointSelectText point = perShard.isEmpty() ? PointSelectText.of(sql) : null;
         if (point != null) {
             CompletableFuture<StatementOutcome> routed = sharded.executeRoute(

@@ -30,6 +30,8 @@ import java.util.function.Function;
  */
 final class ShardTransaction {
     private final ShardedDeployment deployment;
+    /** The session's LOCK TABLES: while held, statements run on its connections, and no XA transaction starts. */
+    private final TableLocks locks;
     /** Notes a branch's commit GTID for the session: shard, GTID. */
     private final BiConsumer<String, String> committed;
     /** The shards' branch connections of the open transaction, in the order first touched. */
@@ -43,9 +45,14 @@ final class ShardTransaction {
     private String beforeStart;
     private XaTransactions.Global global;
 
-    ShardTransaction(ShardedDeployment deployment, BiConsumer<String, String> committed) {
+    ShardTransaction(ShardedDeployment deployment, TableLocks locks, BiConsumer<String, String> committed) {
         this.deployment = deployment;
+        this.locks = locks;
         this.committed = committed;
+    }
+
+    TableLocks locks() {
+        return locks;
     }
 
     synchronized boolean isOpen() {
@@ -71,7 +78,8 @@ final class ShardTransaction {
         open = true;
         readOnly = readOnlyTransaction;
         beforeStart = setTransaction;
-        global = xaMode() ? deployment.xa().begin() : null;
+        // Under LOCK TABLES (autocommit off) each shard's statements run in its own transaction on its lock connection.
+        global = xaMode() && !locks.held() ? deployment.xa().begin() : null;
     }
 
     /**
@@ -87,7 +95,7 @@ final class ShardTransaction {
             open(false, null);
             return false;
         }
-        if (write && xaMode() && severalShards) {
+        if (write && xaMode() && severalShards && !locks.held()) {
             open = true;
             readOnly = false;
             global = deployment.xa().begin();
@@ -105,7 +113,7 @@ final class ShardTransaction {
                                                             boolean write, List<ShardResultStream> ofStatement,
                                                             Function<BackendPool, CompletableFuture<BackendConnection>> bind,
                                                             Function<BackendConnection, CompletableFuture<BackendConnection>> sync) {
-        if (!open) {
+        if (!open || locks.held()) {
             return null;
         }
         if (write) {
@@ -153,11 +161,38 @@ final class ShardTransaction {
     /** Whether {@code connection} is the open transaction's branch on {@code shard} (it stays with the session). */
     synchronized boolean isBranch(String shard, BackendConnection connection) {
         CompletableFuture<BackendConnection> branch = branches.get(shard);
+        if (locks.holds(shard, connection)) {
+            return true;
+        }
         return branch != null && branch.isDone() && !branch.isCompletedExceptionally() && branch.join() == connection;
     }
 
     void commit() {
         finish(true);
+    }
+
+    /**
+     * LOCK TABLES ({@code statements}: each shard's, see {@link LockTablesStatement#statements}) or UNLOCK TABLES
+     * (null), as MariaDB runs them: LOCK TABLES commits an open transaction and releases the locks held first;
+     * UNLOCK TABLES commits a transaction run under the locks. {@code bind}: a connection of a shard's primary.
+     */
+    void tableLocks(java.util.SortedMap<String, byte[]> statements, Function<String, CompletableFuture<BackendConnection>> bind) {
+        if (statements != null || locks.held()) {
+            commit();
+        }
+        locks.unlock(false);
+        if (statements != null) {
+            join(locks.lock(statements, bind));
+        }
+    }
+
+    /** The session ends: an open transaction is rolled back, and table locks are released. */
+    void close() {
+        try {
+            rollback();
+        } finally {
+            locks.unlock(true);
+        }
     }
 
     void rollback() {
@@ -175,6 +210,18 @@ final class ShardTransaction {
 
     /** Commits or rolls back every branch (with XA when the transaction is one), then ends the transaction. */
     private void finish(boolean commit) {
+        if (locks.held()) {
+            // A transaction under LOCK TABLES (autocommit off) ends on the lock connections, which keep their locks.
+            boolean wasOpen = isOpen();
+            try {
+                if (wasOpen) {
+                    locks.endTransaction(commit, committed);
+                }
+            } finally {
+                end(Map.of(), false);
+            }
+            return;
+        }
         Map<String, BackendConnection> held = awaitBranches();
         XaTransactions.Global xa;
         synchronized (this) {

@@ -131,12 +131,19 @@ public final class ShardedPrepare {
      * future with that error. The SQL goes out in the client's character set, as the statement's executions do.
      */
     static CompletableFuture<Metadata> prepareOn(BackendConnection connection, Source source, ClientCharset charset) {
+        return prepareOn(connection, source, charset, false);
+    }
+
+    /** {@link #prepareOn(BackendConnection, Source, ClientCharset)}; {@code keep}: the connection stays with the session (a lock connection). */
+    static CompletableFuture<Metadata> prepareOn(BackendConnection connection, Source source, ClientCharset charset, boolean keep) {
         CompletableFuture<Metadata> result = new CompletableFuture<>();
-        Collector collector = new Collector(connection, source.parameters(), result);
+        Collector collector = new Collector(connection, source.parameters(), result, keep);
         try {
             connection.execute(MySqlPacket.command(Command.STMT_PREPARE, charset.encode(source.sql())), Command.STMT_PREPARE, collector);
         } catch (RuntimeException e) {
-            connection.owner().discard(connection);
+            if (!keep) {
+                connection.owner().discard(connection);
+            }
             result.completeExceptionally(e);
         }
         return result;
@@ -147,6 +154,7 @@ public final class ShardedPrepare {
         private final BackendConnection connection;
         private final int clientParameters;
         private final CompletableFuture<Metadata> result;
+        private final boolean keep;
         private final List<byte[]> definitions = new ArrayList<>();
         private ErrPacket error;
         private int statementId = -1;
@@ -154,8 +162,9 @@ public final class ShardedPrepare {
         private int parameters;
         private int warnings;
 
-        Collector(BackendConnection connection, int clientParameters, CompletableFuture<Metadata> result) {
+        Collector(BackendConnection connection, int clientParameters, CompletableFuture<Metadata> result, boolean keep) {
             this.connection = connection;
+            this.keep = keep;
             this.clientParameters = clientParameters;
             this.result = result;
         }
@@ -194,9 +203,9 @@ public final class ShardedPrepare {
             if (statementId >= 0) {
                 connection.closeStatement(statementId);
             }
-            if (connection.isOpen()) {
+            if (!keep && connection.isOpen()) {
                 connection.owner().release(connection);
-            } else {
+            } else if (!keep) {
                 connection.owner().discard(connection);
             }
             if (error != null) {
@@ -212,7 +221,9 @@ public final class ShardedPrepare {
 
         @Override
         public void failed(Throwable cause) {
-            connection.owner().discard(connection);
+            if (!keep) {
+                connection.owner().discard(connection);
+            }
             result.completeExceptionally(cause);
         }
     }

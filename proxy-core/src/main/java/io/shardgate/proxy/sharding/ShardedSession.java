@@ -59,7 +59,7 @@ public final class ShardedSession {
     ShardedSession(ShardedDeployment deployment, CausalPositions causal) {
         this.deployment = deployment;
         this.causal = java.util.Objects.requireNonNull(causal, "causal is null");
-        this.transaction = new ShardTransaction(deployment, this::noteCommit);
+        this.transaction = new ShardTransaction(deployment, new TableLocks(running, deployment.workers()), this::noteCommit);
     }
 
     /** The backend connections running a statement of this session right now (KILL QUERY stops them). */
@@ -91,9 +91,9 @@ public final class ShardedSession {
         if (source.shard() == null) {
             return CompletableFuture.completedFuture(new ShardedPrepare.Metadata(source.parameters(), source.localColumns(), 0));
         }
-        // A pooled primary connection even inside a transaction: preparing reads no rows and must not start a branch.
-        return cursor(request).bind(deployment.shard(source.shard()).primary())
-                .thenCompose(connection -> ShardedPrepare.prepareOn(connection, source, request.charset()));
+        // A pooled primary connection even inside a transaction (preparing must not start a branch); under LOCK TABLES, a lock connection.
+        StatementCursor cursor = cursor(request);
+        return transaction.locks().prepare(source, request.charset(), cursor, () -> cursor.bind(deployment.shard(source.shard()).primary()));
     }
 
     /** Runs a planned statement and writes its response; completes with what it did, or fails before or while answering. */
@@ -145,7 +145,7 @@ public final class ShardedSession {
      * Null when the statement needs the worker.
      */
     private CompletableFuture<StatementOutcome> direct(Plan plan, StatementRequest request, ClientChannel out, ProxyMetrics metrics) {
-        if (transaction.isOpen() || !request.autocommit() || request.ddl()) {
+        if (transaction.isOpen() || transaction.locks().held() || !request.autocommit() || request.ddl()) {
             return null;
         }
         ShardStatement statement;
@@ -197,6 +197,7 @@ public final class ShardedSession {
             if (transaction.isOpen()) {
                 transaction.commit();
             }
+            transaction.locks().unlock(false); // BEGIN releases table locks, as MariaDB's does
             // MariaDB's XA COMMIT does not end a one-shot SET TRANSACTION (nor does a reset of the
             // connection): the branch takes it as a session setting instead, and is reset afterwards.
             transaction.open(readOnlyTransaction, setTransaction == null ? null : sessionScoped(setTransaction));
@@ -234,13 +235,22 @@ public final class ShardedSession {
         });
     }
 
-    /** The session ends: an open transaction is rolled back and its connections go back to the pools. */
+    /** LOCK TABLES ({@code lock}: {@code request}'s) or UNLOCK TABLES, with MariaDB's implicit commit and release. */
+    public CompletableFuture<Void> tableLocks(StatementRequest request, boolean lock) {
+        return submit(() -> {
+            transaction.tableLocks(lock ? LockTablesStatement.statements(request, deployment.schema()) : null,
+                    shard -> cursor(request).bind(deployment.shard(shard).primary()));
+            return null;
+        });
+    }
+
+    /** The session ends: an open transaction is rolled back, table locks released, their connections back to the pools. */
     public void close() {
-        if (!transaction.hasBranches()) {
+        if (!transaction.locks().endSession() && !transaction.hasBranches()) {
             return;
         }
         submit(() -> {
-            transaction.rollback();
+            transaction.close();
             return null;
         }).whenComplete((ok, error) -> {
             if (error != null) {

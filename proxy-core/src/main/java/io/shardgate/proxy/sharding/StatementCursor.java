@@ -121,13 +121,18 @@ final class StatementCursor implements ShardCursor, DirectRun.Connections {
     }
 
     /**
-     * The connection that runs {@code statement}: the open transaction's branch on its shard; else a
+     * The connection that runs {@code statement}: under LOCK TABLES its shard's lock connection ({@link TableLocks});
+     * else the open transaction's branch on its shard; else a
      * replica when the statement and the session allow one ({@link io.shardgate.proxy.routing.ReplicaRead}:
      * replica choice, causal wait, the primary as fallback); else a pooled primary connection.
      */
     CompletableFuture<BackendConnection> connectionFor(ShardStatement statement, ShardResultStream stream) {
         String shard = statement.shard();
         ShardBackends backends = deployment.shard(shard);
+        CompletableFuture<BackendConnection> locked = transaction.locks().connection(statement, stream, streams, binding::sync);
+        if (locked != null) {
+            return locked; // under LOCK TABLES: the shard's lock connection, or 1100
+        }
         CompletableFuture<BackendConnection> branch = transaction.branch(shard, backends, stream, request.write(), streams,
                 this::bind, binding::sync);
         if (branch != null) {
