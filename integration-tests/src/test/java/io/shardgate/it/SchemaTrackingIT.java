@@ -222,8 +222,7 @@ class SchemaTrackingIT {
                     "-p" + topology.accounts().password(), "--no-create-info",
                     // Many rows per INSERT, as by default (--skip-extended-insert=false reads as --skip-extended-insert).
                     "--extended-insert",
-                    // A sharded deployment refuses LOCK TABLES (1235), and the DDL guard ALTER ... DISABLE KEYS (1846).
-                    "--skip-add-locks", "--skip-disable-keys",
+                    // The dump's own LOCK TABLES and DISABLE KEYS, as mariadb-dump writes them by default (LockTablesIT has more).
                     "shop", "customers", "orders", "countries"), null, 120);
             assertThat(dumped.status()).as("mariadb-dump: %s", dumped.stderr()).isZero();
             assertThat(dumped.stdout()).contains("INSERT INTO `customers` VALUES\n(101,");
