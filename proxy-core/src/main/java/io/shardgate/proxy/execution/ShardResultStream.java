@@ -64,6 +64,15 @@ public final class ShardResultStream implements RowStream, ResponseSink {
      *                   to hand the connection back
      */
     private volatile CompletableFuture<Void> settled = CompletableFuture.completedFuture(null);
+    /** Whether its connection may be closed, rather than read to the end, when its reader stops early. */
+    private volatile boolean abandonable;
+
+    /**
+     * How long the rest of a result its reader stopped reading is drained before the connection is closed
+     * instead: MariaDB stops sending a result only when its connection goes (or on KILL QUERY), and a shard
+     * result of millions of rows would hold the connection for seconds.
+     */
+    public static final long ABANDON_AFTER_MS = 200;
 
     public ShardResultStream(String shard, ColumnCollations collations, Consumer<ShardResultStream> onComplete) {
         this.shard = shard;
@@ -285,8 +294,18 @@ public final class ShardResultStream implements RowStream, ResponseSink {
         settled.complete(null);
     }
 
+    /**
+     * Its connection is a pooled one, not a transaction's or a session's own: if the reader stops before
+     * the result ends and the rest takes longer than {@link #ABANDON_AFTER_MS} to drain, the connection is
+     * closed (and then discarded) instead.
+     */
+    public void abandonable() {
+        abandonable = true;
+    }
+
     @Override
     public void close() {
+        BackendConnection draining = null;
         synchronized (this) {
             if (closed) {
                 return;
@@ -300,6 +319,17 @@ public final class ShardResultStream implements RowStream, ResponseSink {
                 paused = false;
                 connection.autoRead(true);
             }
+            if (!complete && abandonable && connection != null) {
+                draining = connection;
+            }
+        }
+        if (draining != null) {
+            BackendConnection abandoned = draining;
+            abandoned.channel().eventLoop().schedule(() -> {
+                if (!isComplete()) {
+                    abandoned.channel().close();
+                }
+            }, ABANDON_AFTER_MS, TimeUnit.MILLISECONDS);
         }
         handBackIfDone();
     }

@@ -83,6 +83,9 @@ final class StatementCursor implements ShardCursor, DirectRun.Connections {
                 return;
             }
             stream.connection(connection);
+            if (!transaction.isBranch(shard, connection)) {
+                stream.abandonable();
+            }
             running.add(connection);
             steps(connection, statement.before(), 0).whenComplete((ok, failed) -> {
                 if (failed != null) {
