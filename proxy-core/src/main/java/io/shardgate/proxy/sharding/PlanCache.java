@@ -1,5 +1,6 @@
 package io.shardgate.proxy.sharding;
 
+import io.shardgate.router.plan.InsertSplit;
 import io.shardgate.router.plan.Plan;
 import io.shardgate.router.planner.Planner;
 
@@ -22,7 +23,11 @@ import static java.util.Objects.requireNonNull;
  * few more plans than slots, never more than one per thread. A statement longer than
  * {@link #MAX_CACHED_LENGTH} chars with no {@code ?} is planned every time and not kept: a multi-row
  * INSERT is rarely repeated word for word, and 4,096 of them with their plans would fill the heap (a
- * long one with placeholders may be a prepared statement executed again and again: it is kept).
+ * long one with placeholders may be a prepared statement executed again and again: it is kept). Nor is
+ * the plan of any INSERT of more than one row without a {@code ?}, however short: its plan holds every
+ * row's values as objects, some 350 bytes a row of two numbers, so 600 INSERTs of 1,000 such rows (14 KB
+ * of text each) kept 213 MB of a 512 MB heap, and a load of 4,096 of them would not fit in it
+ * ({@code ./shardgate bench memory}, docs/benchmarks.md).
  *
  * <p>Plans depend on the tables' columns as well (an INSERT without a column list): when they change,
  * {@link #invalidate()} drops every plan. Keys carry the generation read before planning, so a plan made
@@ -62,6 +67,9 @@ final class PlanCache {
             return cached;
         }
         Plan plan = planner.plan(sql, schema == null || schema.isEmpty() ? null : schema);
+        if (isLoad(plan)) {
+            return plan;
+        }
         if (plans.putIfAbsent(key, plan) == null) {
             Key evicted = ring.getAndSet((int) (inserts.getAndIncrement() % ring.length()), key);
             if (evicted != null && !evicted.equals(key)) {
@@ -69,6 +77,11 @@ final class PlanCache {
             }
         }
         return plan;
+    }
+
+    /** A multi-row INSERT written with its values (a bulk load's statement): sent once, and its plan holds every row. */
+    private static boolean isLoad(Plan plan) {
+        return plan.parameterCount() == 0 && plan.root() instanceof InsertSplit split && split.rows().size() > 1;
     }
 
     /** The tables' columns changed: no plan made before is used again. */

@@ -67,6 +67,25 @@ class PlanCacheTest {
     }
 
     @Test
+    void aShortMultiRowInsertWithItsValuesIsPlannedButNotKept() {
+        PlanCache cache = new PlanCache(planner, 8);
+        String insert = "INSERT INTO sbtest1 (id, c) VALUES (1, 'x'), (2, 'y')";
+        Plan plan = cache.plan(insert, "sbtest");
+        assertThat(plan.sql()).isEqualTo(insert);
+        assertThat(cache.plan(insert, "sbtest")).isNotSameAs(plan);
+        assertThat(cache.size()).isZero();
+    }
+
+    @Test
+    void aOneRowInsertOrAMultiRowInsertWithPlaceholdersIsKept() {
+        PlanCache cache = new PlanCache(planner, 8);
+        for (String insert : List.of("INSERT INTO sbtest1 (id, c) VALUES (1, 'x')", "INSERT INTO sbtest1 (id, c) VALUES (?, ?), (?, ?)")) {
+            assertThat(cache.plan(insert, "sbtest")).isSameAs(cache.plan(insert, "sbtest"));
+        }
+        assertThat(cache.size()).isEqualTo(2);
+    }
+
+    @Test
     void aLongStatementWithPlaceholdersMayBePreparedAndIsKept() {
         PlanCache cache = new PlanCache(planner, 8);
         StringBuilder insert = new StringBuilder("INSERT INTO sbtest1 (id, c) VALUES (?, ?)");
