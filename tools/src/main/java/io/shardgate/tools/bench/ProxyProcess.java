@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * The packaged proxy in a child JVM, as {@code ./shardgate run --config FILE} runs it, with JVM options of the bench's
  * choosing (a fixed heap): the bench reads that JVM's heap with {@code jcmd} and {@code jstat} by its pid, which an
  * in-process proxy would share with the bench's own allocations. The config and the child's output go to files in
- * {@code dir}; {@link #start} waits for the line {@code RunCommand} prints once it serves.
+ * {@code dir}; {@link #start} waits for the line {@code RunCommand} prints once it serves. A shutdown hook stops the
+ * child when the bench is stopped (Ctrl-C, SIGTERM) before it closes it, as the topology's own hook stops its servers.
  */
 final class ProxyProcess implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
@@ -25,11 +26,13 @@ final class ProxyProcess implements AutoCloseable {
             Pattern.MULTILINE);
 
     private final Process process;
+    private final Thread shutdownHook;
     private final Path log;
     private final int port;
 
-    private ProxyProcess(Process process, Path log, int port) {
+    private ProxyProcess(Process process, Thread shutdownHook, Path log, int port) {
         this.process = process;
+        this.shutdownHook = shutdownHook;
         this.log = log;
         this.port = port;
     }
@@ -52,13 +55,15 @@ final class ProxyProcess implements AutoCloseable {
         command.addAll(jvmOptions);
         command.addAll(List.of("-jar", jar.toString(), "run", "--config", config.toString()));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Thread hook = new Thread(process::destroyForcibly, "bench-proxy-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         try {
             while (true) {
                 String output = Files.readString(log, StandardCharsets.UTF_8);
                 OptionalInt port = listeningPort(output);
                 if (port.isPresent()) {
-                    return new ProxyProcess(process, log, port.getAsInt());
+                    return new ProxyProcess(process, hook, log, port.getAsInt());
                 }
                 if (!process.isAlive() || System.nanoTime() > deadline) {
                     throw new IllegalStateException("the proxy (" + String.join(" ", command) + ") "
@@ -69,6 +74,7 @@ final class ProxyProcess implements AutoCloseable {
             }
         } catch (IOException | InterruptedException | RuntimeException e) {
             stop(process);
+            Runtime.getRuntime().removeShutdownHook(hook);
             throw e;
         }
     }
@@ -104,6 +110,11 @@ final class ProxyProcess implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         stop(process);
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException e) {
+            // Closed by a shutdown in progress: the hook runs and finds the child stopped.
+        }
     }
 
     private static void stop(Process process) throws InterruptedException {
