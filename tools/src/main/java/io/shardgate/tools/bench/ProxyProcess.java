@@ -56,7 +56,13 @@ final class ProxyProcess implements AutoCloseable {
         command.addAll(List.of("-jar", jar.toString(), "run", "--config", config.toString()));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         Thread hook = new Thread(process::destroyForcibly, "bench-proxy-stop");
-        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            Runtime.getRuntime().addShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // The bench is being stopped while it starts a proxy: no hook will stop this one, so it goes now.
+            process.destroyForcibly();
+            throw e;
+        }
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         try {
             while (true) {
