@@ -25,6 +25,7 @@ public final class ToolsMain {
               bench shards [--time S]      sysbench oltp_point_select: one server vs Shardgate over 1 and 2 shards
               bench load [--statements N]  multi-row INSERT loading: direct vs Shardgate over 1 and 2 shards
               bench apply [--transactions N]  change-stream apply vs a MariaDB replica (docs/benchmarks.md)
+              bench memory [--rows N]      the proxy's heap under limits.max_buffered_rows (docs/benchmarks.md)
 
             shardgate-tools <command> --help prints that command's usage.
             """;
@@ -43,11 +44,15 @@ public final class ToolsMain {
                            shardgate bench load [--rows-per-insert N] [--statements N] [--rounds N]
                            shardgate bench apply [--transactions N] [--schemas N] [--threads N] [--warmup N]
                                                  [--appliers sg1,sg4,mdb1,mdb4]
+                           shardgate bench memory [--rows N] [--limit N] [--repeat N] [--proxy-jar PATH]
                       sysbench direct vs HAProxy (a TCP relay) vs Shardgate, and Shardgate with digests off
                       (--no-digests-compare skips it); split: the primary vs Shardgate over 2 replicas; shards: one
                       server vs HAProxy and Shardgate over 1 and 2 shards; load: 1,000-row INSERTs (200 by default)
                       direct vs HAProxy vs Shardgate over 1 and 2 shards, median of 3 rounds; apply: the change
-                      stream vs a MariaDB replica (see docs/benchmarks.md)
+                      stream vs a MariaDB replica; memory: the packaged proxy (-Xmx512m) over an InnoDB and a MyRocks
+                      shard with limits.max_buffered_rows --limit (100000), --rows rows (3 x the limit) in two tables,
+                      each query over the limit --repeat times (10): what the client got and the proxy's heap, then
+                      the same with the limit above the rows (see docs/benchmarks.md)
                     """);
 
     private ToolsMain() {

@@ -41,6 +41,7 @@ class ToolsMainTest {
             "bench shards --help|shardgate bench shards [--time S]",
             "bench apply --help|shardgate bench apply [--transactions N]",
             "bench load --help|shardgate bench load [--rows-per-insert N] [--statements N] [--rounds N]",
+            "bench memory --help|shardgate bench memory [--rows N] [--limit N] [--repeat N] [--proxy-jar PATH]",
             "--help|usage: shardgate-tools <command> [options]",
     })
     void helpPrintsTheUsageOnStdoutAndExitsZero(String args, String usage) {

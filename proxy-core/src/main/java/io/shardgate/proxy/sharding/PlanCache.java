@@ -1,5 +1,6 @@
 package io.shardgate.proxy.sharding;
 
+import io.shardgate.router.plan.InsertSplit;
 import io.shardgate.router.plan.Plan;
 import io.shardgate.router.planner.Planner;
 
@@ -20,17 +21,24 @@ import static java.util.Objects.requireNonNull;
  * however full the cache, which matters when every statement is new (point selects sent as text,
  * one id each, miss every time). Concurrent misses may both insert: the map then briefly holds a
  * few more plans than slots, never more than one per thread. A statement longer than
- * {@link #MAX_CACHED_LENGTH} chars with no {@code ?} is planned every time and not kept: a multi-row
- * INSERT is rarely repeated word for word, and 4,096 of them with their plans would fill the heap (a
- * long one with placeholders may be a prepared statement executed again and again: it is kept).
+ * {@link #MAX_CACHED_LENGTH} chars with no {@code ?} is planned every time and not kept: such text carries
+ * its values as literals (a multi-row INSERT, an {@code IN} list), is rarely repeated word for word, and
+ * its plan holds every literal as objects, 15 to 25 times the text: 2,000 plans of {@code id IN (1,000
+ * numbers)} (5 KB each) kept 152 MB, 600 of 1,000-row INSERTs (14 KB each) 213 MB, and 4,096 of either
+ * would not fit a 512 MB heap ({@code ./shardgate bench memory}, docs/benchmarks.md). A long statement
+ * with placeholders may be a prepared statement executed again and again: it is kept. Nor is the plan of
+ * any INSERT of more than one row without a {@code ?} kept, however short: a bulk load's statement.
  *
  * <p>Plans depend on the tables' columns as well (an INSERT without a column list): when they change,
  * {@link #invalidate()} drops every plan. Keys carry the generation read before planning, so a plan made
  * from the old columns while they changed is never found again.
  */
 final class PlanCache {
-    /** Longer statements without a {@code ?} (multi-row INSERTs of a load, mostly) are planned each time, never kept. */
-    static final int MAX_CACHED_LENGTH = 16 * 1024;
+    /**
+     * Longer statements without a {@code ?} (multi-row INSERTs, literal IN lists) are planned each time, never kept:
+     * 4,096 plans of at most 1 KiB of literals hold at most some 100 MB.
+     */
+    static final int MAX_CACHED_LENGTH = 1024;
 
     private final Planner planner;
     private final Map<Key, Plan> plans = new ConcurrentHashMap<>();
@@ -62,6 +70,9 @@ final class PlanCache {
             return cached;
         }
         Plan plan = planner.plan(sql, schema == null || schema.isEmpty() ? null : schema);
+        if (isLoad(plan)) {
+            return plan;
+        }
         if (plans.putIfAbsent(key, plan) == null) {
             Key evicted = ring.getAndSet((int) (inserts.getAndIncrement() % ring.length()), key);
             if (evicted != null && !evicted.equals(key)) {
@@ -69,6 +80,11 @@ final class PlanCache {
             }
         }
         return plan;
+    }
+
+    /** A multi-row INSERT written with its values (a bulk load's statement): sent once, and its plan holds every row. */
+    private static boolean isLoad(Plan plan) {
+        return plan.parameterCount() == 0 && plan.root() instanceof InsertSplit split && split.rows().size() > 1;
     }
 
     /** The tables' columns changed: no plan made before is used again. */

@@ -67,6 +67,38 @@ class PlanCacheTest {
     }
 
     @Test
+    void aLiteralInListOverTheBoundIsPlannedButNotKept() {
+        PlanCache cache = new PlanCache(planner, 8);
+        StringBuilder select = new StringBuilder("SELECT c FROM sbtest1 WHERE id IN (1");
+        for (int id = 2; select.length() <= PlanCache.MAX_CACHED_LENGTH; id++) {
+            select.append(", ").append(id);
+        }
+        String sql = select.append(')').toString();
+        assertThat(cache.plan(sql, "sbtest")).isNotSameAs(cache.plan(sql, "sbtest"));
+        assertThat(cache.size()).isZero();
+        assertThat(PlanCache.MAX_CACHED_LENGTH).as("a few hundred literals at most").isLessThanOrEqualTo(1024);
+    }
+
+    @Test
+    void aShortMultiRowInsertWithItsValuesIsPlannedButNotKept() {
+        PlanCache cache = new PlanCache(planner, 8);
+        String insert = "INSERT INTO sbtest1 (id, c) VALUES (1, 'x'), (2, 'y')";
+        Plan plan = cache.plan(insert, "sbtest");
+        assertThat(plan.sql()).isEqualTo(insert);
+        assertThat(cache.plan(insert, "sbtest")).isNotSameAs(plan);
+        assertThat(cache.size()).isZero();
+    }
+
+    @Test
+    void aOneRowInsertOrAMultiRowInsertWithPlaceholdersIsKept() {
+        PlanCache cache = new PlanCache(planner, 8);
+        for (String insert : List.of("INSERT INTO sbtest1 (id, c) VALUES (1, 'x')", "INSERT INTO sbtest1 (id, c) VALUES (?, ?), (?, ?)")) {
+            assertThat(cache.plan(insert, "sbtest")).isSameAs(cache.plan(insert, "sbtest"));
+        }
+        assertThat(cache.size()).isEqualTo(2);
+    }
+
+    @Test
     void aLongStatementWithPlaceholdersMayBePreparedAndIsKept() {
         PlanCache cache = new PlanCache(planner, 8);
         StringBuilder insert = new StringBuilder("INSERT INTO sbtest1 (id, c) VALUES (?, ?)");

@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code shardgate bench [sysbench|split|shards|load|apply] ...}: picks the bench, and holds what they share
+ * {@code shardgate bench [sysbench|split|shards|load|apply|memory] ...}: picks the bench, and holds what they share
  * (argument checks, the proxy's config head, the sysbench runner). The default bench is {@link RelayBench}.
  */
 public final class BenchCommand {
@@ -30,6 +30,7 @@ public final class BenchCommand {
             case "shards" -> new ShardBench(out, err).run(rest);
             case "split" -> new SplitBench(out, err).run(rest);
             case "load" -> new LoadBench(out, err).run(rest);
+            case "memory" -> new MemoryBench(out, err).run(rest);
             default -> new RelayBench(out, err).run(args);
         };
     }
@@ -78,14 +79,19 @@ public final class BenchCommand {
      * timeout bounds a failure, it costs nothing on the measured path).
      */
     static String proxyYaml(Topology topology) {
+        return proxyYaml(topology, "");
+    }
+
+    /** {@link #proxyYaml(Topology)} with more keys in its {@code limits} ({@code "max_buffered_rows: 10"}; "" for none). */
+    static String proxyYaml(Topology topology, String moreLimits) {
         return """
                 listen: { host: 127.0.0.1, port: 0 }
                 admin: { host: 127.0.0.1, port: 0, token: bench-token }
                 users: [ { name: %s, password: "%s" } ]
                 backend_user: { name: %s, password: "%s" }
-                limits: { backend_connect_timeout_ms: 30000 }
+                limits: { backend_connect_timeout_ms: 30000%s }
                 """.formatted(topology.accounts().user(), topology.accounts().password(), topology.accounts().user(),
-                topology.accounts().password());
+                topology.accounts().password(), moreLimits.isEmpty() ? "" : ", " + moreLimits);
     }
 
     /** A bench proxy's config ({@code head}: {@link #proxyYaml}) with {@code server} as its one, unsharded shard. */
