@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MemoryQueriesTest {
     private static final Query SORT = query("GROUP BY v ORDER BY n");
     private static final Query DISTINCT = query("SELECT DISTINCT v");
-    private static final Query JOIN = query("JOIN");
+    private static final Query JOIN = query("COUNT(*) FROM t a JOIN");
     private static final Outcome LIMIT_ERR = Outcome.failed(new SQLException(
             "(conn=12) " + ErrorCode.BUFFER_LIMIT.message(100, "an in-memory sort"), "HY001", 1038));
 
@@ -57,13 +57,18 @@ class MemoryQueriesTest {
     }
 
     @Test
-    void aJoinMayStillBeRefusedAsUnsupportedButNeverAnswerWrong() {
+    void aJoinThatMergesBuffersItsCopyAndAPlainOneStreams() {
+        assertThat(JOIN.kind()).as("COUNT(*) over a join across shards: its copy is read whole first").isEqualTo(Kind.BUFFERS);
         Outcome refused = Outcome.failed(new SQLException("This version of Shardgate doesn't yet support 'a join'", "42000", 1235));
-        assertThat(MemoryQueries.verdict(JOIN, refused, 100, 300, "100")).isNull();
-        assertThat(MemoryQueries.verdict(JOIN, Outcome.answer("100"), 100, 300, "100")).isNull();
-        assertThat(MemoryQueries.verdict(JOIN, Outcome.answer("99"), 100, 300, "100")).isNotNull();
-        assertThat(MemoryQueries.verdict(JOIN, Outcome.failed(new SQLException("Connection reset", "08000", 0)), 100, 300, "100"))
-                .isNotNull();
+        assertThat(MemoryQueries.verdict(JOIN, refused, 100, 300, "100")).as("1235 is no longer an answer").isNotNull();
+        assertThat(MemoryQueries.verdict(JOIN, LIMIT_ERR, 100, 300, "100")).isNull();
+        assertThat(MemoryQueries.verdict(JOIN, Outcome.answer("100"), 100, 300, "100")).isNotNull();
+        assertThat(MemoryQueries.verdict(JOIN, Outcome.answer("100"), 600, 300, "100")).isNull();
+        Query streamed = query("b ON b.id = a.id");
+        assertThat(streamed.kind()).as("a plain join streams its copy in batches").isEqualTo(Kind.STREAMS);
+        assertThat(MemoryQueries.verdict(streamed, Outcome.answer("300 rows"), 100, 300, "300 rows")).isNull();
+        assertThat(MemoryQueries.verdict(streamed, Outcome.failed(new SQLException("Connection reset", "08000", 0)), 100, 300,
+                "300 rows")).isNotNull();
     }
 
     @Test
