@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * COM_STMT_FETCH cursors over statements that run on every shard (an InnoDB and a MyRocks shard): MySQL
- * Connector/J with useCursorFetch reads the same rows as without a cursor, the protocol is MariaDB's (CURSOR_EXISTS
+ * Connector/J with useCursorFetch reads the rows one unsharded MariaDB table returns (and a plain execute through Shardgate), the protocol is MariaDB's (CURSOR_EXISTS
  * after the column definitions, at most N rows per fetch, LAST_ROW_SENT at the end, then 1421), and a cursor
  * closed, reset or abandoned mid-way gives its backend connections back.
  */
@@ -57,6 +57,9 @@ class ShardedCursorIT {
         for (String shard : List.of("s0", "s1")) {
             topology.shard(shard).primary().execute("CREATE DATABASE cur", "CREATE TABLE cur.items (id INT PRIMARY KEY, v VARCHAR(20), n INT)");
         }
+        // The oracle: the same rows in one unsharded table, outside Shardgate's configuration.
+        topology.shard("s0").primary().execute("CREATE DATABASE oracle", "CREATE TABLE oracle.items (id INT PRIMARY KEY, v VARCHAR(20), n INT)",
+                "INSERT INTO oracle.items SELECT seq, CONCAT('row ', seq), seq * 37 % 11 FROM oracle.seq_1_to_" + ROWS);
         proxy = ProxyFixture.start(topology, ProxyFixture.HALVES, CONFIG);
         try (Connection c = proxy.mariadb("cur", ""); PreparedStatement insert = c.prepareStatement("INSERT INTO items (id, v, n) VALUES (?, ?, ?)")) {
             for (int id = 1; id <= ROWS; id++) {
@@ -96,20 +99,16 @@ class ShardedCursorIT {
     void connectorJCursorFetchReadsWhatAPlainExecuteReads() throws Exception {
         String merged = "SELECT id, v, n FROM items WHERE id <= ? ORDER BY n, id DESC";
         String scatter = "SELECT id, v FROM items WHERE id <= ?";
-        List<String> expected = new ArrayList<>();
-        for (int n = 0; n < 11; n++) {
-            for (int id = ROWS; id >= 1; id--) {
-                if (id * 37 % 11 == n) {
-                    expected.add(id + "|row " + id + "|" + n);
-                }
-            }
-        }
         try (Connection cursor = proxy.mysql("cur", "sslMode=DISABLED&useServerPrepStmts=true&useCursorFetch=true&defaultFetchSize=7");
-             Connection plain = proxy.mysql("cur", "sslMode=DISABLED&useServerPrepStmts=true")) {
+             Connection plain = proxy.mysql("cur", "sslMode=DISABLED&useServerPrepStmts=true");
+             Connection oracle = topology.shard("s0").primary().connect()) {
+            List<String> expected = rows(oracle, merged.replace("FROM items", "FROM oracle.items"), ROWS);
+            assertThat(expected).hasSize(ROWS);
             assertThat(rows(cursor, merged, ROWS)).as("a merge (ORDER BY) through a cursor").containsExactlyElementsOf(expected);
             assertThat(rows(plain, merged, ROWS)).containsExactlyElementsOf(expected);
             List<String> viaCursor = rows(cursor, scatter, ROWS);
-            assertThat(viaCursor).hasSize(ROWS).containsExactlyInAnyOrderElementsOf(rows(plain, scatter, ROWS));
+            assertThat(viaCursor).hasSize(ROWS).containsExactlyInAnyOrderElementsOf(rows(oracle, scatter.replace("FROM items", "FROM oracle.items"), ROWS))
+                    .containsExactlyInAnyOrderElementsOf(rows(plain, scatter, ROWS));
             assertThat(rows(cursor, scatter, 0)).as("an empty result").isEmpty();
 
             // Mid-way the cursor holds both shards' connections; read to its end it gives them back.
