@@ -23,7 +23,8 @@ import java.util.function.Consumer;
  * A planned statement's result kept open for COM_STMT_FETCH: what a prepared statement executed with
  * CURSOR_TYPE_READ_ONLY reads. Opening runs the plan as {@link ShardedSession} runs any other, reads its first row
  * (a shard that fails at once gets a clean ERR) and answers the column definitions, ended with
- * SERVER_STATUS_CURSOR_EXISTS ({@link ResultWriter#cursorHeader}); each fetch reads up to its count of rows from
+ * SERVER_STATUS_CURSOR_EXISTS ({@link ResultWriter#cursorHeader}; described as MariaDB describes a cursor's rows,
+ * {@link CursorColumns}); each fetch reads up to its count of rows from
  * the plan's row stream and sends them in the binary protocol, ended with CURSOR_EXISTS, or with LAST_ROW_SENT
  * when the stream ended within it (the cursor is then closed and a further fetch answers 1421), as MariaDB does.
  *
@@ -142,7 +143,8 @@ public final class PlanCursor {
             if (first == null) {
                 end();
             }
-            new ResultWriter(out, true).cursorHeader(columns, shards.status() | ServerStatus.CURSOR_EXISTS);
+            // Described as MariaDB describes a cursor's materialised rows; the rows are encoded by the plan's own types.
+            new ResultWriter(out, true).cursorHeader(CursorColumns.of(columns), shards.status() | ServerStatus.CURSOR_EXISTS);
             return new Opened(new StatementOutcome(0, 0, shards.status(), 0, 0, shards.shardsTouched()), this);
         } catch (RuntimeException e) {
             fail(e);
