@@ -14,9 +14,11 @@ import java.util.List;
  *       AUTO_INCREMENT, TIMESTAMP, ON_UPDATE_NOW, PART_KEY): {@code id INT PRIMARY KEY} 0x5003 becomes 0x1001;</li>
  *   <li>an expression (no original table) gets its name as original name, a number loses BINARY
  *       ({@code 1 + 1} 0x81 becomes 0x01), a string's decimals 39 become 0, NULL's type NULL becomes CHAR;</li>
- *   <li>a string expression longer than 512 characters, and any BLOB expression, becomes a BLOB whose length is
- *       that of the smallest of TINYTEXT, TEXT, MEDIUMTEXT and LONGTEXT that holds it ({@code GROUP_CONCAT(...)}
- *       in utf8mb4, 4194304 bytes, becomes a MEDIUMTEXT of 67108860).</li>
+ *   <li>a string expression longer than 512 characters, and any BLOB expression, becomes the smallest of TINYBLOB,
+ *       BLOB, MEDIUMBLOB and LONGBLOB that holds its bytes, whose length the server sends as those bytes, times the
+ *       result character set's most bytes a character when it converts results ({@code GROUP_CONCAT(...)}, 1048576
+ *       characters, becomes a MEDIUMTEXT: 67108860 under {@code character_set_results = utf8mb4}, 16777215 under
+ *       NULL, as MySQL Connector/J sets it).</li>
  * </ul>
  */
 final class CursorColumns {
@@ -25,21 +27,25 @@ final class CursorColumns {
     private static final int TABLE_FLAGS = 0x0002 | 0x0004 | 0x0008 | 0x0200 | 0x0400 | 0x2000 | 0x4000;
     private static final int FLAG_BLOB = 0x10;
     private static final int NOT_FIXED_DEC = 39;
-    private static final long[] BLOB_CHARS = {255, 65_535, 16_777_215};
+    private static final long[] BLOB_BYTES = {255, 65_535, 16_777_215};
     private static final long LONG_BLOB = 4_294_967_295L;
 
     private CursorColumns() {
     }
 
-    static List<ColumnDefinition> of(List<ColumnDefinition> columns) {
+    /**
+     * @param converted whether the session converts results to its character_set_results (not NULL or binary): a
+     *                  length then counts that character set's bytes a character, as MariaDB sends it
+     */
+    static List<ColumnDefinition> of(List<ColumnDefinition> columns, boolean converted) {
         List<ColumnDefinition> materialized = new ArrayList<>(columns.size());
         for (ColumnDefinition column : columns) {
-            materialized.add(of(column));
+            materialized.add(of(column, converted));
         }
         return materialized;
     }
 
-    static ColumnDefinition of(ColumnDefinition column) {
+    static ColumnDefinition of(ColumnDefinition column, boolean converted) {
         int flags = column.flags() & ~TABLE_FLAGS;
         if (!column.orgTable().isEmpty()) {
             return withFlags(column, flags);
@@ -54,11 +60,13 @@ final class CursorColumns {
         } else if (string(type)) {
             decimals = decimals == NOT_FIXED_DEC ? 0 : decimals;
             long perChar = bytesPerChar(column.charset());
-            long chars = length / perChar;
-            if (blob(type) || chars > BLOB_ABOVE_CHARS) {
+            // Converted, a BLOB's length is its bytes times the result character set's most bytes a character.
+            long sentPerChar = converted ? perChar : 1;
+            if (blob(type) || length / perChar > BLOB_ABOVE_CHARS) {
+                long bytes = blob(type) ? length / sentPerChar : length;
                 type = ColumnDefinition.TYPE_BLOB;
                 flags |= FLAG_BLOB;
-                length = blobLength(chars, perChar);
+                length = Math.min(blobBytes(bytes) * sentPerChar, LONG_BLOB);
             }
         }
         return new ColumnDefinition(column.catalog(), column.schema(), column.table(), column.orgTable(), column.name(),
@@ -70,10 +78,11 @@ final class CursorColumns {
                 column.orgName(), column.charset(), column.length(), column.type(), flags, column.decimals());
     }
 
-    private static long blobLength(long chars, long perChar) {
-        for (long size : BLOB_CHARS) {
-            if (chars <= size) {
-                return size * perChar;
+    /** The most bytes of the smallest of TINYBLOB, BLOB, MEDIUMBLOB and LONGBLOB that holds {@code bytes}. */
+    private static long blobBytes(long bytes) {
+        for (long size : BLOB_BYTES) {
+            if (bytes <= size) {
+                return size;
             }
         }
         return LONG_BLOB;

@@ -55,6 +55,9 @@ public final class PlanCursor {
         /** The column definitions the client gets for the plan's columns. */
         List<ColumnDefinition> definitions(List<ColumnMeta> columns);
 
+        /** The definitions as MariaDB describes them for a cursor ({@link CursorColumns}). */
+        List<ColumnDefinition> cursorDefinitions(List<ColumnDefinition> definitions);
+
         /** Closes the statement's shard results, so their connections go back; their warnings are kept or dropped. */
         void release(boolean keepWarnings);
 
@@ -144,7 +147,7 @@ public final class PlanCursor {
                 end();
             }
             // Described as MariaDB describes a cursor's materialised rows; the rows are encoded by the plan's own types.
-            new ResultWriter(out, true).cursorHeader(CursorColumns.of(columns), shards.status() | ServerStatus.CURSOR_EXISTS);
+            new ResultWriter(out, true).cursorHeader(shards.cursorDefinitions(columns), shards.status() | ServerStatus.CURSOR_EXISTS);
             return new Opened(new StatementOutcome(0, 0, shards.status(), 0, 0, shards.shardsTouched()), this);
         } catch (RuntimeException e) {
             fail(e);
@@ -256,6 +259,13 @@ public final class PlanCursor {
         @Override
         public List<ColumnDefinition> definitions(List<ColumnMeta> columns) {
             return OutputColumns.of(columns, cursor.firstColumns());
+        }
+
+        @Override
+        public List<ColumnDefinition> cursorDefinitions(List<ColumnDefinition> definitions) {
+            String results = request.settings().system().values().get("character_set_results");
+            // Tracked empty when NULL; binary converts nothing either.
+            return CursorColumns.of(definitions, results == null || !(results.isEmpty() || results.equalsIgnoreCase("binary")));
         }
 
         @Override

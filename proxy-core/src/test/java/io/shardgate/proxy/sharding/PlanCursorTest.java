@@ -199,6 +199,11 @@ class PlanCursorTest {
         }
 
         @Override
+        public List<ColumnDefinition> cursorDefinitions(List<ColumnDefinition> definitions) {
+            return definitions;
+        }
+
+        @Override
         public void release(boolean keepWarnings) {
             released.add(keepWarnings);
         }
