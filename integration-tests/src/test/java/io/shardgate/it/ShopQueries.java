@@ -25,7 +25,9 @@ final class ShopQueries {
         MARIADB_TEXT("mariadb", "useServerPrepStmts=false", false),
         MARIADB_PREPARED("mariadb", "useServerPrepStmts=true", true),
         MYSQL_TEXT("mysql", "sslMode=DISABLED&useServerPrepStmts=false", false),
-        MYSQL_PREPARED("mysql", "sslMode=DISABLED&useServerPrepStmts=true", true);
+        MYSQL_PREPARED("mysql", "sslMode=DISABLED&useServerPrepStmts=true", true),
+        /** Prepared, read through a COM_STMT_FETCH cursor 7 rows at a time (the oracle's own cursor on its side). */
+        MYSQL_CURSOR("mysql", "sslMode=DISABLED&useServerPrepStmts=true&useCursorFetch=true&defaultFetchSize=7", true);
 
         private final String driver;
         private final String options;

@@ -56,6 +56,20 @@ public final class ResultWriter {
         afterColumns(status);
     }
 
+    /**
+     * The column count and definitions of a result left open for COM_STMT_FETCH, ended as MariaDB ends them
+     * ({@code status} carrying SERVER_STATUS_CURSOR_EXISTS): by an EOF packet, or under CLIENT_DEPRECATE_EOF by
+     * an OK packet with the EOF header (the server sends one there too, unlike for a result whose rows follow).
+     */
+    public void cursorHeader(List<ColumnDefinition> columns, int status) {
+        header(columns, status);
+        if (deprecateEof) {
+            end(status, 0);
+        } else {
+            out.flush();
+        }
+    }
+
     /** What ends the column definitions: an EOF packet, unless the client dropped those. */
     public void afterColumns(int status) {
         if (!deprecateEof) {

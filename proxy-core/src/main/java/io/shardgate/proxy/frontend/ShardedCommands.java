@@ -43,6 +43,7 @@ final class ShardedCommands {
     private final ShardedSession sharded;
     private final ClientChannel out;
     private final Map<Integer, Map<Integer, byte[]>> longData = new HashMap<>();
+    private final ShardedCursors cursors = new ShardedCursors();
 
     ShardedCommands(FrontendContext context, ShardedDeployment deployment, ClientSession session) {
         this.context = context;
@@ -149,9 +150,12 @@ final class ShardedCommands {
         return sharded.prepare(request(session, sql, classification, List.of(), true, Map.of()));
     }
 
-    /** COM_STMT_EXECUTE of {@code statement}; {@code payload} is the client's packet payload. */
+    /**
+     * COM_STMT_EXECUTE of {@code statement}; {@code payload} is the client's packet payload. The statement's open
+     * cursor closes first; {@code cursor}: its result stays open for COM_STMT_FETCH ({@link ShardedCursors}).
+     */
     CompletableFuture<StatementOutcome> execute(ClientSession session, ClientStatement statement, ByteBuf payload,
-                                                Map<String, String> perShard) {
+                                                Map<String, String> perShard, boolean cursor) {
         out.restart();
         List<SqlValue> parameters;
         try {
@@ -170,7 +174,20 @@ final class ShardedCommands {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return sharded.execute(request(session, statement.sql(), statement.classification(), parameters, true, perShard), out, context.metrics());
+        StatementRequest request = request(session, statement.sql(), statement.classification(), parameters, true, perShard);
+        CompletableFuture<Void> closed = cursors.close(statement.id());
+        if (cursor) {
+            return closed.thenCompose(ok -> cursors.open(sharded, statement.id(), request, out));
+        }
+        // Back on the connection's loop, where a one-shard statement is relayed.
+        return closed.isDone() ? sharded.execute(request, out, context.metrics())
+                : closed.thenComposeAsync(ok -> sharded.execute(request, out, context.metrics()), session.channel().eventLoop());
+    }
+
+    /** COM_STMT_FETCH of up to {@code rows} rows of the statement's cursor; null when it has none open. */
+    CompletableFuture<StatementOutcome> fetch(int statementId, long rows) {
+        out.restart();
+        return cursors.fetch(statementId, rows, out);
     }
 
     /** COM_STMT_SEND_LONG_DATA: kept until the statement's next execute. */
@@ -190,12 +207,15 @@ final class ShardedCommands {
         return longData.containsKey(statementId);
     }
 
-    void forget(int statementId) {
+    /** COM_STMT_RESET or COM_STMT_CLOSE: long data and the cursor go; completes once the cursor's shard results are closed. */
+    CompletableFuture<Void> forget(int statementId) {
         longData.remove(statementId);
+        return cursors.close(statementId);
     }
 
-    /** The session ends: an open transaction is rolled back. */
+    /** The session ends: cursors close and an open transaction is rolled back. */
     void close() {
+        cursors.closeAll();
         longData.clear();
         sharded.close();
     }

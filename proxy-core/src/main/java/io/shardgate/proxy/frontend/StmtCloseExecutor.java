@@ -30,7 +30,13 @@ final class StmtCloseExecutor implements CommandExecutor {
             return;
         }
         if (scope.sharded() != null) {
-            scope.sharded().forget(removed.get().id());
+            CompletableFuture<Void> closed = scope.sharded().forget(removed.get().id());
+            if (!closed.isDone()) {
+                // The next command waits until the cursor's shard results are closed.
+                scope.busy();
+                closed.whenComplete((ok, error) -> scope.onLoop(scope::afterCommand));
+                return;
+            }
         }
         int statementId = removed.get().id();
         BackendConnection backend = session.backend();

@@ -5,6 +5,7 @@ import io.shardgate.proxy.protocol.ErrPacket;
 import io.shardgate.errors.ErrorCode;
 import io.shardgate.proxy.protocol.Command;
 import io.shardgate.proxy.protocol.MySqlPacket;
+import io.shardgate.proxy.protocol.StatementPackets;
 import io.shardgate.proxy.session.ClientStatement;
 import io.shardgate.router.classify.StatementClass;
 
@@ -73,6 +74,7 @@ final class StmtExecuteExecutor implements CommandExecutor {
             }
             perShard = ddl == null ? perShard : ddl.perShard();
         }
-        ShardedRuns.run(scope, scope.sharded().execute(scope.session(), statement, packet.payload(), perShard));
+        boolean cursor = ShardedCursors.opens(StatementPackets.executeFlags(packet.payload()), statement.classification().statementClass());
+        ShardedRuns.run(scope, scope.sharded().execute(scope.session(), statement, packet.payload(), perShard, cursor));
     }
 }

@@ -5,8 +5,11 @@ import io.shardgate.errors.ErrorCode;
 import io.shardgate.proxy.protocol.Command;
 import io.shardgate.proxy.protocol.MySqlPacket;
 import io.shardgate.proxy.session.ClientStatement;
+import io.shardgate.proxy.sharding.StatementOutcome;
 
-/** COM_STMT_FETCH: rows of an open cursor, from the backend that holds it; a sharded statement has none. */
+import java.util.concurrent.CompletableFuture;
+
+/** COM_STMT_FETCH: rows of an open cursor, from the backend that holds it, or from a planned statement's {@link ShardedCursors}. */
 final class StmtFetchExecutor implements CommandExecutor {
     private final CommandScope scope;
 
@@ -20,7 +23,18 @@ final class StmtFetchExecutor implements CommandExecutor {
         if (statement == null) {
             return;
         }
-        if (StatementLookup.planned(scope, statement) || !scope.session().cursors().contains(statement.id())) {
+        if (StatementLookup.planned(scope, statement)) {
+            long rows = packet.payload().getUnsignedIntLE(packet.payload().readerIndex() + 5);
+            packet.release();
+            CompletableFuture<StatementOutcome> fetched = scope.sharded().fetch(statement.id(), rows);
+            if (fetched == null) {
+                scope.writeError(1, ErrPacket.of(ErrorCode.NO_OPEN_CURSOR, statement.id()));
+            } else {
+                ShardedRuns.run(scope, fetched);
+            }
+            return;
+        }
+        if (!scope.session().cursors().contains(statement.id())) {
             packet.release();
             scope.writeError(1, ErrPacket.of(ErrorCode.NO_OPEN_CURSOR, statement.id()));
             return;

@@ -8,8 +8,9 @@ import io.shardgate.proxy.protocol.StatementPackets;
 import io.shardgate.proxy.session.ClientStatement;
 
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
-/** COM_STMT_RESET: only a statement with a cursor or long data has anything to reset on its backend. */
+/** COM_STMT_RESET: only a statement with a cursor or long data has anything to reset, on its backend or across shards. */
 final class StmtResetExecutor implements CommandExecutor {
     private final CommandScope scope;
 
@@ -29,7 +30,13 @@ final class StmtResetExecutor implements CommandExecutor {
         }
         ClientStatement statement = found.get();
         if (scope.sharded() != null) {
-            scope.sharded().forget(statement.id());
+            CompletableFuture<Void> closed = scope.sharded().forget(statement.id());
+            if (!closed.isDone()) {
+                // Its cursor closes before the OK: the next statement may need the connections it read from.
+                packet.release();
+                ShardedRuns.run(scope, closed);
+                return;
+            }
         }
         if (session.backend() != null && (session.cursors().contains(statement.id()) || session.longData().contains(statement.id()))) {
             scope.runner().statement(packet, Command.STMT_RESET, statement, false);

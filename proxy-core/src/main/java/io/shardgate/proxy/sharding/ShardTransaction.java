@@ -44,6 +44,8 @@ final class ShardTransaction {
     /** SET TRANSACTION for the open transaction, run on each branch before it starts. */
     private String beforeStart;
     private XaTransactions.Global global;
+    /** How many transactions have ended: a cursor opened inside one is gone once it moved on ({@link PlanCursor}). */
+    private long ended;
 
     ShardTransaction(ShardedDeployment deployment, TableLocks locks, BiConsumer<String, String> committed) {
         this.deployment = deployment;
@@ -57,6 +59,10 @@ final class ShardTransaction {
 
     synchronized boolean isOpen() {
         return open;
+    }
+
+    synchronized long ended() {
+        return ended;
     }
 
     synchronized boolean hasBranches() {
@@ -115,6 +121,12 @@ final class ShardTransaction {
                                                             Function<BackendConnection, CompletableFuture<BackendConnection>> sync) {
         if (!open || locks.held()) {
             return null;
+        }
+        ShardResultStream held = branchStreams.get(shard);
+        if (held != null && !held.isClosed() && !ofStatement.contains(held)) {
+            // Only an open cursor keeps its stream unclosed after its command ({@link PlanCursor}).
+            return CompletableFuture.failedFuture(ErrorCode.UNSUPPORTED.exception("another statement on shard " + shard
+                    + " inside a transaction while a cursor reads from it (fetch the cursor to its end, or reset or close its statement, first)"));
         }
         if (write) {
             if (readOnly) {
@@ -290,6 +302,7 @@ final class ShardTransaction {
         synchronized (this) {
             // A branch that took the transaction's SET TRANSACTION as a session setting is reset before reuse.
             oneShot = beforeStart != null;
+            ended++;
             open = false;
             readOnly = false;
             beforeStart = null;

@@ -108,6 +108,11 @@ public final class ShardedSession {
         return direct != null ? direct : submit(() -> run(plan, request, out));
     }
 
+    /** COM_STMT_EXECUTE with CURSOR_TYPE_READ_ONLY of a read: its result stays open for COM_STMT_FETCH ({@link PlanCursor}). */
+    public CompletableFuture<PlanCursor.Opened> openCursor(StatementRequest request, int statementId, ClientChannel out) {
+        return PlanCursor.of(statementId, request, cursor(request), transaction, deployment, this::keepWarnings).open(out);
+    }
+
     /**
      * The planner's refusal of the request's statement; one its parser could not read is checked on the first
      * shard's primary first, whose syntax error, if it finds one, is the answer instead ({@link SyntaxCheck}).
@@ -346,7 +351,7 @@ public final class ShardedSession {
      * (the shard rolled its branch back), or a shard connection lost mid-statement (the branch died with
      * it). The other branches are rolled back at once, so their locks do not outlive it.
      */
-    private static boolean breaksTransaction(RuntimeException e) {
+    static boolean breaksTransaction(RuntimeException e) {
         Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
         if (cause instanceof io.shardgate.errors.ShardgateException shardgate) {
             return shardgate.code() == ErrorCode.BACKEND_LOST;
