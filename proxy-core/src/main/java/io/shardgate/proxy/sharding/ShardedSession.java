@@ -205,23 +205,9 @@ public final class ShardedSession {
             transaction.locks().unlock(false); // BEGIN releases table locks, as MariaDB's does
             // MariaDB's XA COMMIT does not end a one-shot SET TRANSACTION (nor does a reset of the
             // connection): the branch takes it as a session setting instead, and is reset afterwards.
-            transaction.open(readOnlyTransaction, setTransaction == null ? null : sessionScoped(setTransaction));
+            transaction.open(readOnlyTransaction, setTransaction == null ? null : OneShotTransaction.sessionScoped(setTransaction));
             return null;
         });
-    }
-
-    /** {@code SET TRANSACTION ...} as {@code SET SESSION TRANSACTION ...}, read by its tokens; other text as it is. */
-    static String sessionScoped(String setTransaction) {
-        io.shardgate.router.classify.SqlLexer lexer = new io.shardgate.router.classify.SqlLexer(setTransaction);
-        lexer.next();
-        if (!lexer.isWord("SET")) {
-            return setTransaction;
-        }
-        lexer.next();
-        if (!lexer.isWord("TRANSACTION")) {
-            return setTransaction;
-        }
-        return setTransaction.substring(0, lexer.start()) + "SESSION " + setTransaction.substring(lexer.start());
     }
 
     /** COMMIT of the open transaction (a no-op without one). */

@@ -8,8 +8,8 @@ class OneShotTransactionTest {
 
     @Test
     void setTransactionBecomesSessionScopedByItsTokens() {
-        assertThat(ShardedSession.sessionScoped("/* x */ set transaction ISOLATION LEVEL READ COMMITTED"))
+        assertThat(OneShotTransaction.sessionScoped("/* x */ set transaction ISOLATION LEVEL READ COMMITTED"))
                 .isEqualTo("/* x */ set SESSION transaction ISOLATION LEVEL READ COMMITTED");
-        assertThat(ShardedSession.sessionScoped("SET SESSION TRANSACTION READ ONLY")).isEqualTo("SET SESSION TRANSACTION READ ONLY");
+        assertThat(OneShotTransaction.sessionScoped("SET SESSION TRANSACTION READ ONLY")).isEqualTo("SET SESSION TRANSACTION READ ONLY");
     }
 }
