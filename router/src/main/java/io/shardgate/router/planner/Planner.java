@@ -157,6 +157,10 @@ public final class Planner {
         if (DdlPlanner.isDdl(statement)) {
             return new DdlPlanner(context).plan(statement);
         }
+        if (tokens.isWord(0, "LOCK") || tokens.isWord(0, "UNLOCK")) {
+            // proxy-core's session takes and releases table locks on the shards (sharding/TableLocks).
+            throw ErrorCode.UNSUPPORTED.exception("planning LOCK TABLES and UNLOCK TABLES (the session takes and releases the locks)");
+        }
         String verb = tokens.text(0).toUpperCase(java.util.Locale.ROOT)
                 + (tokens.size() > 1 && tokens.get(1).type() == io.shardgate.router.classify.TokenType.WORD
                 ? " " + tokens.text(1).toUpperCase(java.util.Locale.ROOT) : "");
