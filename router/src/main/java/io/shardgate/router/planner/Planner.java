@@ -117,36 +117,14 @@ public final class Planner {
         SQLStatement statement = parse(tokens.sql());
         PlanContext context = new PlanContext(schema, new TableResolver(schema, currentSchema, copied), tokens, role, columns);
         if (statement instanceof SQLSelectStatement select) {
-            try {
-                return new SelectPlanner(context).plan(select);
-            }
-            catch (io.shardgate.errors.ShardgateException e) {
-                if (e.code() != ErrorCode.UNSUPPORTED || !copied.isEmpty()) {
-                    throw e;
-                }
-                // Subqueries over other shards' rows that do not reference the statement can run first; else the
-                // rows of all tables but one can be copied to the shards of that one.
-                return new SubqueryPullouts(this, tokens, currentSchema).plan().map(PlanNode.class::cast)
-                        .or(() -> new CopyJoins(this, context, select, e.getMessage()).plan().map(PlanNode.class::cast))
-                        .orElseThrow(() -> e);
-            }
+            return orAcrossShards(() -> new SelectPlanner(context).plan(select), statement, context, copied);
         }
         if (statement instanceof MySqlInsertStatement || statement instanceof SQLReplaceStatement) {
             return new InsertPlanner(context).plan(statement);
         }
         if (statement instanceof SQLUpdateStatement || statement instanceof SQLDeleteStatement) {
-            try {
-                return new WritePlanner(context).plan(statement);
-            }
-            catch (io.shardgate.errors.ShardgateException e) {
-                if (e.code() != ErrorCode.UNSUPPORTED || !copied.isEmpty()) {
-                    throw e;
-                }
-                // As for a SELECT; a copy never takes the place of a table the write changes.
-                return new SubqueryPullouts(this, tokens, currentSchema).plan().map(PlanNode.class::cast)
-                        .or(() -> new CopyJoins(this, context, statement, e.getMessage()).plan().map(PlanNode.class::cast))
-                        .orElseThrow(() -> e);
-            }
+            // As for a SELECT; a copy never takes the place of a table the write changes (CopyJoins).
+            return orAcrossShards(() -> new WritePlanner(context).plan(statement), statement, context, copied);
         }
         if (statement instanceof MySqlExplainStatement explain && explain.getStatement() != null) {
             return explain(tokens, currentSchema);
@@ -165,6 +143,27 @@ public final class Planner {
                 + (tokens.size() > 1 && tokens.get(1).type() == io.shardgate.router.classify.TokenType.WORD
                 ? " " + tokens.text(1).toUpperCase(java.util.Locale.ROOT) : "");
         throw ErrorCode.UNSUPPORTED.exception(verb + " statements in a sharded deployment");
+    }
+
+    /**
+     * The plan {@code direct} makes; when it refuses a statement as spanning shards (and the statement is not
+     * already planned with copies), subqueries over other shards' rows that do not reference the statement run
+     * first ({@link SubqueryPullouts}), else the rows of all tables but one are copied to that one's shards
+     * ({@link CopyJoins}); when neither plans, the refusal stands.
+     */
+    private PlanNode orAcrossShards(java.util.function.Supplier<PlanNode> direct, SQLStatement statement, PlanContext context,
+                                    java.util.Set<String> copied) {
+        try {
+            return direct.get();
+        }
+        catch (io.shardgate.errors.ShardgateException e) {
+            if (e.code() != ErrorCode.UNSUPPORTED || !copied.isEmpty()) {
+                throw e;
+            }
+            return new SubqueryPullouts(this, context.tokens(), context.resolver().currentSchema()).plan().map(PlanNode.class::cast)
+                    .or(() -> new CopyJoins(this, context, statement, e.getMessage()).plan().map(PlanNode.class::cast))
+                    .orElseThrow(() -> e);
+        }
     }
 
     /** MySQL's EXPLAIN of a statement: the server's plan on the first shard the statement would run on. */
