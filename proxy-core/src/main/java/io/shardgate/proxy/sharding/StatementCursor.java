@@ -87,20 +87,28 @@ final class StatementCursor implements ShardCursor, DirectRun.Connections {
                 stream.abandonable();
             }
             running.add(connection);
+            if (statement.before().isEmpty()) {
+                send(connection, sql, stream);
+                return;
+            }
             steps(connection, statement.before(), 0).whenComplete((ok, failed) -> {
                 if (failed != null) {
                     stream.failBeforeStart(unwrap(failed));
-                    return;
-                }
-                MySqlPacket packet = MySqlPacket.command(Command.QUERY, sql);
-                try {
-                    connection.execute(packet, Command.QUERY, stream);
-                } catch (RuntimeException e) {
-                    stream.failBeforeStart(e);
+                } else {
+                    send(connection, sql, stream);
                 }
             });
         });
         return stream;
+    }
+
+    private static void send(BackendConnection connection, byte[] sql, ShardResultStream stream) {
+        MySqlPacket packet = MySqlPacket.command(Command.QUERY, sql);
+        try {
+            connection.execute(packet, Command.QUERY, stream);
+        } catch (RuntimeException e) {
+            stream.failBeforeStart(e);
+        }
     }
 
     private static Throwable unwrap(Throwable error) {

@@ -93,6 +93,7 @@ final class CopyJoins {
             candidates.add(sharded.keySet());
         }
         String currentSchema = context.resolver().currentSchema();
+        Map<String, CopyFilters.Target> top = topLevelTables();
         for (Set<String> copied : candidates) {
             PlanNode planned;
             try {
@@ -100,10 +101,10 @@ final class CopyJoins {
             } catch (ShardgateException e) {
                 continue;
             }
-            Optional<List<CopyJoin.TableCopy>> copies = copies(copied, sharded, uses);
+            Optional<List<CopyJoin.TableCopy>> copies = copies(copied, sharded, uses, top);
             if (copies.isPresent()) {
                 // A write runs once: in batches it would change a row once per batch that matches it.
-                return Optional.of(new CopyJoin(copies.get(), planned, reason, !write() && batchable(copied, planned, uses)));
+                return Optional.of(new CopyJoin(copies.get(), planned, reason, !write() && batchable(copied, planned, uses, top)));
             }
         }
         return Optional.empty();
@@ -175,19 +176,20 @@ final class CopyJoins {
      * once, in the top-level FROM, on no outer join's NULL-extended side; the statement scatters without a
      * merge above it; and its top level has no GROUP BY, HAVING, DISTINCT, ORDER BY, LIMIT, UNION or window.
      */
-    private boolean batchable(Set<String> copied, PlanNode statement, Map<String, Integer> uses) {
+    private boolean batchable(Set<String> copied, PlanNode statement, Map<String, Integer> uses,
+                              Map<String, CopyFilters.Target> top) {
         if (copied.size() != 1 || !(statement instanceof io.shardgate.router.plan.Route route)
                 || route.variant() != io.shardgate.router.plan.RouteVariant.SCATTER) {
             return false;
         }
         String key = copied.iterator().next();
-        if (uses.get(key) != 1 || !topLevelTables().containsKey(key)) {
+        if (uses.get(key) != 1 || !top.containsKey(key)) {
             return false;
         }
         Tokens tokens = context.tokens();
         for (int i = 0; i < tokens.size(); i++) {
-            boolean top = tokens.get(i).depth() == 0;
-            if (tokens.isWord(i, "OVER") || top && (tokens.isWord(i, "GROUP") || tokens.isWord(i, "HAVING") || tokens.isWord(i, "DISTINCT")
+            boolean outer = tokens.get(i).depth() == 0;
+            if (tokens.isWord(i, "OVER") || outer && (tokens.isWord(i, "GROUP") || tokens.isWord(i, "HAVING") || tokens.isWord(i, "DISTINCT")
                     || tokens.isWord(i, "DISTINCTROW") || tokens.isWord(i, "ORDER") || tokens.isWord(i, "LIMIT") || tokens.isWord(i, "UNION")
                     || tokens.isWord(i, "WINDOW") || tokens.isWord(i, "WITH"))) {
                 return false;
@@ -231,8 +233,8 @@ final class CopyJoins {
     }
 
     /** Each copied table's copy: the rows it reads, with the WHERE conditions that are its own alone. */
-    private Optional<List<CopyJoin.TableCopy>> copies(Set<String> copied, Map<String, PlacedTable> sharded, Map<String, Integer> uses) {
-        Map<String, CopyFilters.Target> top = topLevelTables();
+    private Optional<List<CopyJoin.TableCopy>> copies(Set<String> copied, Map<String, PlacedTable> sharded, Map<String, Integer> uses,
+                                                        Map<String, CopyFilters.Target> top) {
         List<CopyJoin.TableCopy> copies = new ArrayList<>();
         for (String key : copied) {
             PlacedTable table = sharded.get(key);
