@@ -11,8 +11,20 @@ import io.shardgate.proxy.auth.TlsMaterial;
 import io.shardgate.proxy.config.ConfigException;
 import io.shardgate.proxy.backend.BackendConnector;
 import io.shardgate.proxy.backend.BackendPool;
-import io.shardgate.proxy.backend.BackendTarget;
 import io.shardgate.proxy.config.ShardConfig;
+import io.shardgate.proxy.config.ConfigLoader;
+import io.shardgate.proxy.admin.TopologyApi;
+import io.shardgate.proxy.routing.BackendFactory;
+import io.shardgate.proxy.routing.Drains;
+import io.shardgate.proxy.topology.LiveTopology;
+import io.shardgate.proxy.topology.ProxyRegistration;
+import io.shardgate.proxy.topology.TopologyAdmin;
+import io.shardgate.proxy.topology.TopologyApplier;
+import io.shardgate.proxy.topology.TopologyDocument;
+import io.shardgate.proxy.topology.TopologyMetrics;
+import io.shardgate.proxy.topology.TopologyService;
+import io.shardgate.proxy.topology.TopologyStore;
+import io.shardgate.proxy.topology.TopologyStores;
 import io.shardgate.proxy.digest.DigestMetrics;
 import io.shardgate.proxy.digest.DigestReport;
 import io.shardgate.proxy.digest.QueryDigests;
@@ -28,13 +40,10 @@ import io.shardgate.proxy.transport.Transport;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.time.Instant;
-import io.shardgate.proxy.config.HostPort;
 import io.shardgate.proxy.routing.BackendReport;
 import io.shardgate.proxy.routing.EngineHealth;
 import io.shardgate.proxy.routing.ReplicaBackend;
 import io.shardgate.proxy.routing.ShardBackends;
-import io.shardgate.replication.lag.LagMonitorSettings;
-import io.shardgate.replication.lag.MonitoredServer;
 import io.shardgate.replication.lag.ReplicaLagMonitor;
 import io.shardgate.storage.StorageAdapters;
 import io.shardgate.storage.health.BackendLoops;
@@ -64,10 +73,23 @@ public final class ShardgateProxy implements AutoCloseable {
     private final AdminServer admin;
     private final BackendLoops monitoring;
     private final AtomicBoolean serving = new AtomicBoolean();
+    private final Closer topology;
+    /** How long an admin change waits for this proxy to serve it before answering. */
+    private static final Duration APPLY_WAIT = Duration.ofSeconds(5);
+
+    /** What follows the topology store: stopped before the backends close. */
+    private record Closer(TopologyService service, Drains drains, java.util.concurrent.ExecutorService adminWork) {
+        void close() {
+            service.close();
+            drains.close();
+            adminWork.shutdownNow();
+        }
+    }
 
     private ShardgateProxy(Transport transport, EventLoopGroup boss, EventLoopGroup workers, List<ShardBackends> backends,
                            Optional<ShardingRuntime> sharding, FrontendServer frontend, AdminServer admin,
-                           BackendLoops monitoring) {
+                           BackendLoops monitoring, Closer topology) {
+        this.topology = topology;
         this.transport = transport;
         this.boss = boss;
         this.workers = workers;
@@ -83,14 +105,34 @@ public final class ShardgateProxy implements AutoCloseable {
     }
 
     /** A proxy whose engines come from {@code adapters}, the registry the config was loaded with. */
-    public static ShardgateProxy start(ShardgateConfig config, StorageAdapters adapters) throws InterruptedException {
-        requireNonNull(config, "config is null");
+    public static ShardgateProxy start(ShardgateConfig fileConfig, StorageAdapters adapters) throws InterruptedException {
+        requireNonNull(fileConfig, "config is null");
         requireNonNull(adapters, "adapters is null");
+        String proxyId = fileConfig.topology().proxyId().orElse(fileConfig.listen().toString());
+        TopologyStore store = TopologyStores.open(fileConfig.topology());
+        TopologyService topology = TopologyService.open(store, fileConfig.topology(), TopologyStores.localCopy(fileConfig.topology(), proxyId));
+        ConfigLoader loader = new ConfigLoader(adapters);
+        TopologyDocument document;
+        ShardgateConfig config;
+        try {
+            document = loader.topology(topology.initial().json());
+            config = fileConfig.withTopology(document);
+        } catch (ConfigException e) {
+            topology.close();
+            throw new ConfigException("the topology " + store.describe() + " holds (version " + topology.initial().version()
+                    + ") is invalid: " + e.getMessage());
+        }
         Transport transport = Transport.best();
         EventLoopGroup boss = transport.newGroup(1, "shardgate-accept");
         EventLoopGroup workers = transport.newGroup(Runtime.getRuntime().availableProcessors(), "shardgate-io");
         // One monitoring loop per backend server: its engine health probe and its lag poll share a thread and a connection.
         BackendLoops monitoring = new BackendLoops(config.backendUser().name(), config.backendUser().password());
+        Drains drains = new Drains();
+        java.util.concurrent.ExecutorService adminWork = java.util.concurrent.Executors.newCachedThreadPool(task -> {
+            Thread thread = new Thread(task, "shardgate-admin");
+            thread.setDaemon(true);
+            return thread;
+        });
         try {
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             ConnectionRegistry connections = new ConnectionRegistry(config.limits().maxClientConnections());
@@ -98,21 +140,26 @@ public final class ShardgateProxy implements AutoCloseable {
             BackendConnector connector = new BackendConnector(transport, config.backendUser().name(),
                     config.backendUser().password(), config.limits().backendConnectTimeout(), config.allowLocalInfile(),
                     config.limits().backendStatementCache());
+            BackendFactory factory = new BackendFactory(config, connector, metrics);
             // Without a sharding schema every table lives on the first shard, as before.
             List<ShardConfig> served = config.sharding().isPresent() ? config.shards() : List.of(config.shards().get(0));
             EngineHealth health = EngineHealth.start(config, served, adapters, monitoring);
             health.registerMetrics(registry);
             List<ShardBackends> all = new ArrayList<>();
             for (ShardConfig shard : served) {
-                ShardBackends shardBackends = backends(config, shard, connector, health, monitoring);
+                ShardBackends shardBackends = backends(config, shard, factory, health, monitoring);
                 all.add(shardBackends);
-                metrics.registerPool(shardBackends.primary());
-                shardBackends.replicas().forEach(replica -> metrics.registerReplica(shardBackends, replica));
+                shardBackends.replicas().forEach(replica -> factory.registerReplica(shardBackends, replica));
             }
             monitoring.start();
+            LiveTopology live = new LiveTopology(topology.initial().version(), document, store.describe());
+            TopologyApplier applier = new TopologyApplier(live, all, factory, drains, config.topology().drainTimeout(), loader,
+                    topology::served);
+            applier.applyStates();
+            TopologyMetrics.register(registry, live);
             ShardBackends backends = all.get(0);
             BackendReport report = new BackendReport(all);
-            Optional<ShardingRuntime> sharding = config.sharding().map(schema -> ShardingRuntime.start(config, schema, all));
+            Optional<ShardingRuntime> sharding = config.sharding().map(schema -> ShardingRuntime.start(config, schema, all, live.routing()));
             Map<String, UserConfig> users = new LinkedHashMap<>();
             config.users().forEach(user -> users.put(user.name(), user));
             SecureRandom random = new SecureRandom();
@@ -121,19 +168,26 @@ public final class ShardgateProxy implements AutoCloseable {
             DigestReport digestReport = new DigestReport(digests);
             FrontendContext context = new FrontendContext(config, users, backends, report, Optional.of(tls(config, random)),
                     RsaKeyPair.generate(random), connections, metrics, new ErrorTranslator(), random, sharding.map(ShardingRuntime::deployment),
-                    digests);
+                    digests, live);
             FrontendServer frontend = FrontendServer.start(transport, boss, workers, config.listen(), context);
             ShardgateProxy[] holder = new ShardgateProxy[1];
             AdminServer admin = AdminServer.start(transport, boss, config.admin().listen(), config.admin().token(),
-                    registry, () -> holder[0] != null && holder[0].serving.get(),
+                    registry, () -> holder[0] != null && holder[0].serving.get(), () -> TopologyMetrics.healthDetail(live),
                     jsonEndpoints(report, health, sharding),
-                    Map.of("/api/v1/queries", digestReport::json), digestMetrics::refresh);
-            ShardgateProxy proxy = new ShardgateProxy(transport, boss, workers, all, sharding, frontend, admin, monitoring);
+                    Map.of("/api/v1/queries", digestReport::json), digestMetrics::refresh,
+                    new TopologyApi(new TopologyAdmin(store, live, applier, APPLY_WAIT)), adminWork);
+            topology.start(live, applier, new ProxyRegistration(proxyId, config.listen().host() + ":" + frontend.port(),
+                    config.admin().listen().host() + ":" + admin.port(), live.version(), Instant.now()));
+            ShardgateProxy proxy = new ShardgateProxy(transport, boss, workers, all, sharding, frontend, admin, monitoring,
+                    new Closer(topology, drains, adminWork));
             proxy.report = report;
             holder[0] = proxy;
             proxy.serving.set(true);
             return proxy;
         } catch (InterruptedException | RuntimeException e) {
+            topology.close();
+            drains.close();
+            adminWork.shutdownNow();
             monitoring.close();
             workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
@@ -141,25 +195,15 @@ public final class ShardgateProxy implements AutoCloseable {
         }
     }
 
-    /** The shard's pools, and a lag monitor started for its replicas. */
-    private static ShardBackends backends(ShardgateConfig config, ShardConfig shard, BackendConnector connector,
+    /** The shard's pools, and a lag monitor for its replicas on their servers' monitoring loops. */
+    private static ShardBackends backends(ShardgateConfig config, ShardConfig shard, BackendFactory factory,
                                           EngineHealth health, BackendLoops monitoring) {
-        BackendPool primary = new BackendPool(new BackendTarget(shard.name(), "primary", shard.primary()),
-                connector, config.limits().maxBackendConnections(), config.limits().backendAcquireTimeout());
+        BackendPool primary = factory.primary(shard.name(), shard.primary());
         List<ReplicaBackend> replicas = new ArrayList<>();
+        shard.replicas().forEach(address -> replicas.add(factory.replica(shard.name(), address)));
         ReplicaLagMonitor monitor = null;
-        if (!shard.replicas().isEmpty()) {
-            ReplicaLagMonitor.Builder builder = ReplicaLagMonitor.builder().shard(shard.name())
-                    .primary(new MonitoredServer(shard.primary().host(), shard.primary().port()))
-                    .credentials(config.backendUser().name(), config.backendUser().password())
-                    .settings(LagMonitorSettings.of(config.routing().lagPollInterval(), Duration.ofMillis(500), Duration.ofMillis(500)));
-            for (HostPort address : shard.replicas()) {
-                MonitoredServer server = new MonitoredServer(address.host(), address.port());
-                builder.replica(server);
-                replicas.add(new ReplicaBackend(new BackendPool(new BackendTarget(shard.name(), "replica", address), connector,
-                        config.limits().maxBackendConnections(), config.limits().backendAcquireTimeout()), server));
-            }
-            monitor = builder.build();
+        if (!replicas.isEmpty()) {
+            monitor = factory.monitor(shard.name(), shard.primary(), replicas, config.routing());
             monitor.start(server -> monitoring.loop(server.host(), server.port()));
         }
         return new ShardBackends(shard.name(), primary, replicas, monitor, health);
@@ -210,6 +254,7 @@ public final class ShardgateProxy implements AutoCloseable {
         serving.set(false);
         frontend.close();
         admin.close();
+        topology.close();
         sharding.ifPresent(ShardingRuntime::close);
         for (ShardBackends shard : backends) {
             shard.close();

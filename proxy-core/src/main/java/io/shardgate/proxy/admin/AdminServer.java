@@ -62,6 +62,20 @@ public final class AdminServer implements AutoCloseable {
                                     Map<String, Function<Map<String, List<String>>, String>> queryEndpoints,
                                     Runnable beforeScrape)
             throws InterruptedException {
+        return start(transport, group, listen, token, registry, serving, () -> "", jsonEndpoints, queryEndpoints, beforeScrape,
+                AdminRoutes.NONE, Runnable::run);
+    }
+
+    /**
+     * With {@code /health}'s second line from {@code healthDetail} (such as {@code DEGRADED}), and {@code routes}
+     * (any method) served on {@code blocking}.
+     */
+    public static AdminServer start(Transport transport, EventLoopGroup group, HostPort listen, String token,
+                                    PrometheusMeterRegistry registry, BooleanSupplier serving, Supplier<String> healthDetail,
+                                    Map<String, Supplier<String>> jsonEndpoints,
+                                    Map<String, Function<Map<String, List<String>>, String>> queryEndpoints,
+                                    Runnable beforeScrape, AdminRoutes routes, java.util.concurrent.Executor blocking)
+            throws InterruptedException {
         Map<String, Supplier<String>> endpoints = Map.copyOf(jsonEndpoints);
         Map<String, Function<Map<String, List<String>>, String>> withParameters = Map.copyOf(queryEndpoints);
         requireNonNull(beforeScrape, "beforeScrape is null");
@@ -75,7 +89,8 @@ public final class AdminServer implements AutoCloseable {
                     protected void initChannel(Channel ch) {
                         ch.pipeline().addLast(new HttpServerCodec());
                         ch.pipeline().addLast(new HttpObjectAggregator(64 * 1024));
-                        ch.pipeline().addLast(new Routes(expected, registry, serving, endpoints, withParameters, beforeScrape));
+                        ch.pipeline().addLast(new Routes(expected, registry, serving, healthDetail, endpoints, withParameters,
+                                beforeScrape, routes, blocking));
                     }
                 });
         return new AdminServer(bootstrap.bind(new InetSocketAddress(listen.host(), listen.port())).sync().channel());
@@ -97,10 +112,16 @@ public final class AdminServer implements AutoCloseable {
         private final Map<String, Supplier<String>> jsonEndpoints;
         private final Map<String, Function<Map<String, List<String>>, String>> queryEndpoints;
         private final Runnable beforeScrape;
+        private final Supplier<String> healthDetail;
+        private final AdminRoutes routes;
+        private final java.util.concurrent.Executor blocking;
 
-        Routes(byte[] expectedAuthorization, PrometheusMeterRegistry registry, BooleanSupplier serving,
+        Routes(byte[] expectedAuthorization, PrometheusMeterRegistry registry, BooleanSupplier serving, Supplier<String> healthDetail,
                Map<String, Supplier<String>> jsonEndpoints, Map<String, Function<Map<String, List<String>>, String>> queryEndpoints,
-               Runnable beforeScrape) {
+               Runnable beforeScrape, AdminRoutes routes, java.util.concurrent.Executor blocking) {
+            this.healthDetail = healthDetail;
+            this.routes = routes;
+            this.blocking = blocking;
             this.expectedAuthorization = expectedAuthorization;
             this.registry = registry;
             this.serving = serving;
@@ -113,20 +134,25 @@ public final class AdminServer implements AutoCloseable {
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
             QueryStringDecoder uri = new QueryStringDecoder(request.uri());
             String path = uri.path();
-            if (!HttpMethod.GET.equals(request.method())) {
-                respond(ctx, request, HttpResponseStatus.METHOD_NOT_ALLOWED, "text/plain", "only GET\n");
-                return;
-            }
-            if (path.equals("/health")) {
+            if (path.equals("/health") && HttpMethod.GET.equals(request.method())) {
                 boolean up = serving.getAsBoolean();
+                String detail = up ? healthDetail.get() : "";
                 respond(ctx, request, up ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
-                        "text/plain", up ? "ok\n" : "not serving\n");
+                        "text/plain", (up ? "ok\n" : "not serving\n") + (detail.isEmpty() ? "" : detail + "\n"));
                 return;
             }
             String authorization = request.headers().get(HttpHeaderNames.AUTHORIZATION, "");
             if (!MessageDigest.isEqual(authorization.getBytes(StandardCharsets.UTF_8), expectedAuthorization)) {
                 respond(ctx, request, HttpResponseStatus.UNAUTHORIZED, "text/plain",
                         "missing or wrong admin token (Authorization: Bearer ...)\n");
+                return;
+            }
+            if (routes.handles(request.method().name(), path)) {
+                serveBlocking(ctx, request, uri);
+                return;
+            }
+            if (!HttpMethod.GET.equals(request.method())) {
+                respond(ctx, request, HttpResponseStatus.METHOD_NOT_ALLOWED, "text/plain", "only GET\n");
                 return;
             }
             if (path.equals("/metrics")) {
@@ -151,13 +177,41 @@ public final class AdminServer implements AutoCloseable {
             respond(ctx, request, HttpResponseStatus.NOT_FOUND, "text/plain", "no such endpoint: " + path + "\n");
         }
 
+        /** Copies the request out of Netty's buffers and answers it from the blocking routes' thread. */
+        private void serveBlocking(ChannelHandlerContext ctx, FullHttpRequest request, QueryStringDecoder uri) {
+            String ifMatch = request.headers().get(HttpHeaderNames.IF_MATCH);
+            String actor = request.headers().get("X-Shardgate-Actor");
+            if (actor == null || actor.isBlank()) {
+                actor = "admin@" + (ctx.channel().remoteAddress() instanceof InetSocketAddress remote
+                        ? remote.getAddress().getHostAddress() : String.valueOf(ctx.channel().remoteAddress()));
+            }
+            AdminRequest copy = new AdminRequest(request.method().name(), uri.path(), uri.parameters(),
+                    java.util.Optional.ofNullable(ifMatch).map(value -> value.replace("\"", "").trim()), actor,
+                    request.content().toString(StandardCharsets.UTF_8));
+            boolean keepAlive = HttpUtil.isKeepAlive(request);
+            blocking.execute(() -> {
+                AdminRoutes.Reply reply;
+                try {
+                    reply = routes.handle(copy);
+                } catch (RuntimeException e) {
+                    reply = new AdminRoutes.Reply(500, com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+                            .put("error", "internal error: " + e) + "\n");
+                }
+                respond(ctx, keepAlive, HttpResponseStatus.valueOf(reply.status()), "application/json", reply.json());
+            });
+        }
+
         private static void respond(ChannelHandlerContext ctx, FullHttpRequest request, HttpResponseStatus status,
+                                    String contentType, String body) {
+            respond(ctx, HttpUtil.isKeepAlive(request), status, contentType, body);
+        }
+
+        private static void respond(ChannelHandlerContext ctx, boolean keepAlive, HttpResponseStatus status,
                                     String contentType, String body) {
             FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
                     Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
             response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
             HttpUtil.setContentLength(response, response.content().readableBytes());
-            boolean keepAlive = HttpUtil.isKeepAlive(request);
             HttpUtil.setKeepAlive(response, keepAlive);
             var future = ctx.writeAndFlush(response);
             if (!keepAlive) {

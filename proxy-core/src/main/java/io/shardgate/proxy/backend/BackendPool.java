@@ -51,6 +51,10 @@ public final class BackendPool {
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
     /** The last time a connection could not be opened, for the acquire timeout's message; null: never. */
     private volatile Failure lastFailure;
+    /** Every open connection, idle or lent, so a drain can close those still lent when its time is up. */
+    private final java.util.Set<BackendConnection> live = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Set by a drain: a connection given back is closed, not kept. */
+    private volatile boolean retired;
 
     public BackendPool(BackendTarget target, ConnectionOpener connector, int maxConnections, Duration acquireTimeout) {
         this(target, connector, maxConnections, acquireTimeout, System::nanoTime);
@@ -166,7 +170,7 @@ public final class BackendPool {
      */
     public void release(BackendConnection connection) {
         inUse.decrementAndGet();
-        if (!connection.isOpen() || connection.isBusy() || !connection.isReading()) {
+        if (retired || !connection.isOpen() || connection.isBusy() || !connection.isReading()) {
             // Mid-response, or paused with a response possibly unread: its protocol state is
             // unknown, and the next command's answer could never arrive. Close it.
             closed(connection);
@@ -198,6 +202,33 @@ public final class BackendPool {
         while ((connection = idle.poll()) != null) {
             connection.close();
             open.decrementAndGet();
+        }
+    }
+
+    /**
+     * Starts a drain: idle connections close now, and each lent one closes when it is given back.
+     * {@link #restore} undoes it (the backend serves again).
+     */
+    public void retire() {
+        retired = true;
+        close();
+    }
+
+    /** The backend serves again: connections given back are kept. */
+    public void restore() {
+        retired = false;
+    }
+
+    public boolean retired() {
+        return retired;
+    }
+
+    /** The end of a drain: closes every connection, those still lent too (their sessions see the backend go). */
+    public void closeAll() {
+        retired = true;
+        close();
+        for (BackendConnection connection : List.copyOf(live)) {
+            connection.close();
         }
     }
 
@@ -311,6 +342,8 @@ public final class BackendPool {
                 drainWaiters();
             } else {
                 connection.owner(this);
+                live.add(connection);
+                connection.channel().closeFuture().addListener(closed -> live.remove(connection));
                 if (!waiter.result.complete(connection)) {
                     release(connection);
                 }

@@ -3,6 +3,8 @@ package io.shardgate.proxy.config;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.shardgate.proxy.topology.TopologyDocument;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.shardgate.storage.Engine;
 import io.shardgate.storage.StorageAdapters;
@@ -23,6 +25,7 @@ import static java.util.Objects.requireNonNull;
 public final class ConfigLoader {
     public static final String DEFAULT_SERVER_VERSION = "10.11.19-MariaDB-shardgate";
 
+    private final ObjectMapper json = new ObjectMapper();
     private final ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
     private final StorageAdapters adapters;
 
@@ -43,7 +46,41 @@ public final class ConfigLoader {
         } catch (IOException e) {
             throw new ConfigException(file + ": cannot read (" + e.getMessage() + ")");
         }
-        return parse(text);
+        return parse(text).loadedFrom(file);
+    }
+
+    /**
+     * A topology document from a store (JSON with the config file's topology keys), validated as the
+     * config file's sections are; throws {@link ConfigException} naming the key at fault.
+     */
+    public TopologyDocument topology(String json) {
+        JsonNode tree;
+        try {
+            tree = this.json.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new ConfigException("topology: not valid JSON: " + e.getOriginalMessage());
+        }
+        ConfigNode root = new ConfigNode(tree, "");
+        if (root.isMissing() || !tree.isObject()) {
+            throw new ConfigException("topology: expected a JSON object");
+        }
+        root.requireObject(Set.copyOf(TopologyDocument.KEYS));
+        return topology(root, tree);
+    }
+
+    private TopologyDocument topology(ConfigNode root, JsonNode tree) {
+        List<ShardConfig> shards = shards(root.get("shards"), adapters);
+        RoutingConfig routing = routing(root.get("routing"));
+        Optional<io.shardgate.router.schema.ShardingSchema> sharding =
+                ShardingConfigParser.parse(root.get("schemas"), root.get("shards"), shards);
+        ObjectNode canonical = json.createObjectNode();
+        for (String key : TopologyDocument.KEYS) {
+            if (tree.hasNonNull(key)) {
+                canonical.set(key, tree.get(key).deepCopy());
+            }
+        }
+        return new TopologyDocument(canonical, shards, routing, sharding, TopologySections.states(root.get("backend_states"), shards),
+                TopologySections.history(root.get("topology_history")));
     }
 
     public ShardgateConfig parse(String text) {
@@ -60,24 +97,25 @@ public final class ConfigLoader {
         }
         root.requireObject(Set.of("listen", "admin", "server_version", "users", "backend_user", "shards", "limits",
                 "tls", "allow_local_infile", "routing", "schemas", "transactions", "health", "digests", "schema_tracking",
-                "ddl"));
+                "ddl", "topology", "backend_states", "topology_history", "topology_version"));
         // Sections are read in file-documentation order, so the first error reported is the first one a reader meets.
         HostPort listen = listen(root.get("listen"), 3307);
         ShardgateConfig.AdminConfig admin = admin(root.get("admin"));
         String serverVersion = root.get("server_version").optionalString().orElse(DEFAULT_SERVER_VERSION);
         List<UserConfig> users = users(root.get("users"));
         ShardgateConfig.BackendUser backendUser = backendUser(root.get("backend_user"));
-        List<ShardConfig> shards = shards(root.get("shards"), adapters);
-        return new ShardgateConfig(listen, admin, serverVersion, users, backendUser, shards,
-                limits(root.get("limits")),
-                tls(root.get("tls")),
-                root.get("allow_local_infile").booleanValue(false),
-                routing(root.get("routing")),
-                ShardingConfigParser.parse(root.get("schemas"), root.get("shards"), shards),
+        TopologyDocument document = topology(root, tree);
+        List<ShardConfig> shards = document.shards();
+        LimitsConfig limits = limits(root.get("limits"));
+        TlsConfig tls = tls(root.get("tls"));
+        boolean allowLocalInfile = root.get("allow_local_infile").booleanValue(false);
+        return new ShardgateConfig(listen, admin, serverVersion, users, backendUser, shards, limits, tls, allowLocalInfile,
+                document.routing(), document.sharding(),
                 transactions(root.get("transactions"), shards),
                 health(root.get("health")),
                 digests(root.get("digests")),
-                schemaTracking(root.get("schema_tracking")), ddl(root.get("ddl")));
+                schemaTracking(root.get("schema_tracking")), ddl(root.get("ddl")),
+                TopologySections.config(root.get("topology"), document, root.get("topology_version").longValue(1, 1, Long.MAX_VALUE)));
     }
 
     private static SchemaTrackingConfig schemaTracking(ConfigNode node) {
@@ -101,7 +139,7 @@ public final class ConfigLoader {
                 node.get("metrics_top").intValue(d.metricsTop(), 0, 1000));
     }
 
-    private static RoutingConfig routing(ConfigNode node) {
+    static RoutingConfig routing(ConfigNode node) {
         node.requireObject(Set.of("max_replica_lag_ms", "fallback", "causal_reads", "causal_wait_ms", "lag_poll_interval_ms"));
         RoutingConfig d = RoutingConfig.DEFAULTS;
         return new RoutingConfig(
@@ -129,7 +167,7 @@ public final class ConfigLoader {
         return new TransactionsConfig(crossShard, decisionShard);
     }
 
-    private static <E extends Enum<E>> E choice(ConfigNode node, Class<E> type, E fallback) {
+    static <E extends Enum<E>> E choice(ConfigNode node, Class<E> type, E fallback) {
         java.util.Optional<String> value = node.optionalString();
         if (value.isEmpty()) {
             return fallback;

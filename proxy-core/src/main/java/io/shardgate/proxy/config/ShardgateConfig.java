@@ -23,13 +23,15 @@ import static java.util.Objects.requireNonNull;
  * @param digests       query digest statistics
  * @param schemaTracking how the tables' columns are kept current (sharded deployments)
  * @param ddl           when a DDL that blocks writes runs without the session's flag
+ * @param topology      where the topology lives (file or etcd), and the one this file holds; {@code shards},
+ *                      {@code routing} and {@code sharding} are that one's, as the proxy starts
  */
 public record ShardgateConfig(HostPort listen, AdminConfig admin, String serverVersion, List<UserConfig> users,
                               BackendUser backendUser, List<ShardConfig> shards, LimitsConfig limits, TlsConfig tls,
                               boolean allowLocalInfile, RoutingConfig routing,
                               java.util.Optional<io.shardgate.router.schema.ShardingSchema> sharding,
                               TransactionsConfig transactions, HealthConfig health, DigestsConfig digests,
-                              SchemaTrackingConfig schemaTracking, DdlConfig ddl) {
+                              SchemaTrackingConfig schemaTracking, DdlConfig ddl, TopologyConfig topology) {
     public ShardgateConfig {
         requireNonNull(listen, "listen is null");
         requireNonNull(admin, "admin is null");
@@ -46,47 +48,26 @@ public record ShardgateConfig(HostPort listen, AdminConfig admin, String serverV
         requireNonNull(digests, "digests is null");
         requireNonNull(schemaTracking, "schemaTracking is null");
         requireNonNull(ddl, "ddl is null");
+        requireNonNull(topology, "topology is null");
     }
 
-    /** A config with the default bounds for blocking DDL. */
-    public ShardgateConfig(HostPort listen, AdminConfig admin, String serverVersion, List<UserConfig> users,
-                           BackendUser backendUser, List<ShardConfig> shards, LimitsConfig limits, TlsConfig tls,
-                           boolean allowLocalInfile, RoutingConfig routing,
-                           java.util.Optional<io.shardgate.router.schema.ShardingSchema> sharding,
-                           TransactionsConfig transactions, HealthConfig health, DigestsConfig digests,
-                           SchemaTrackingConfig schemaTracking) {
-        this(listen, admin, serverVersion, users, backendUser, shards, limits, tls, allowLocalInfile, routing, sharding,
-                transactions, health, digests, schemaTracking, DdlConfig.DEFAULTS);
+    /**
+     * The same config serving {@code document}'s topology (the store's, which may differ from the file's): its shards,
+     * routing settings and sharding schema.
+     */
+    public ShardgateConfig withTopology(io.shardgate.proxy.topology.TopologyDocument document) {
+        if (document.shards().stream().noneMatch(shard -> shard.name().equals(transactions.decisionShard()))) {
+            throw new ConfigException("transactions.decision_shard: '" + transactions.decisionShard()
+                    + "' is not a shard of the topology the store holds");
+        }
+        return new ShardgateConfig(listen, admin, serverVersion, users, backendUser, document.shards(), limits, tls, allowLocalInfile,
+                document.routing(), document.sharding(), transactions, health, digests, schemaTracking, ddl, topology);
     }
 
-    /** A config with the default schema tracking. */
-    public ShardgateConfig(HostPort listen, AdminConfig admin, String serverVersion, List<UserConfig> users,
-                           BackendUser backendUser, List<ShardConfig> shards, LimitsConfig limits, TlsConfig tls,
-                           boolean allowLocalInfile, RoutingConfig routing,
-                           java.util.Optional<io.shardgate.router.schema.ShardingSchema> sharding,
-                           TransactionsConfig transactions, HealthConfig health, DigestsConfig digests, DdlConfig ddl) {
-        this(listen, admin, serverVersion, users, backendUser, shards, limits, tls, allowLocalInfile, routing, sharding,
-                transactions, health, digests, SchemaTrackingConfig.DEFAULTS, ddl);
-    }
-
-    /** A config with the default schema tracking and bounds for blocking DDL. */
-    public ShardgateConfig(HostPort listen, AdminConfig admin, String serverVersion, List<UserConfig> users,
-                           BackendUser backendUser, List<ShardConfig> shards, LimitsConfig limits, TlsConfig tls,
-                           boolean allowLocalInfile, RoutingConfig routing,
-                           java.util.Optional<io.shardgate.router.schema.ShardingSchema> sharding,
-                           TransactionsConfig transactions, HealthConfig health, DigestsConfig digests) {
-        this(listen, admin, serverVersion, users, backendUser, shards, limits, tls, allowLocalInfile, routing, sharding,
-                transactions, health, digests, SchemaTrackingConfig.DEFAULTS, DdlConfig.DEFAULTS);
-    }
-
-    /** A config with the default digest statistics. */
-    public ShardgateConfig(HostPort listen, AdminConfig admin, String serverVersion, List<UserConfig> users,
-                           BackendUser backendUser, List<ShardConfig> shards, LimitsConfig limits, TlsConfig tls,
-                           boolean allowLocalInfile, RoutingConfig routing,
-                           java.util.Optional<io.shardgate.router.schema.ShardingSchema> sharding,
-                           TransactionsConfig transactions, HealthConfig health) {
-        this(listen, admin, serverVersion, users, backendUser, shards, limits, tls, allowLocalInfile, routing, sharding,
-                transactions, health, DigestsConfig.DEFAULTS);
+    /** The same config, loaded from {@code file}: with the file store, admin writes go back to it. */
+    public ShardgateConfig loadedFrom(java.nio.file.Path file) {
+        return new ShardgateConfig(listen, admin, serverVersion, users, backendUser, shards, limits, tls, allowLocalInfile, routing,
+                sharding, transactions, health, digests, schemaTracking, ddl, topology.from(file));
     }
 
     public record AdminConfig(HostPort listen, String token) {

@@ -44,7 +44,7 @@ final class CommandRouter {
 
     CommandRouter(FrontendContext context) {
         this.context = context;
-        this.replicaRead = new ReplicaRead(context.config().routing(), context.metrics()::readRetried);
+        this.replicaRead = new ReplicaRead(context.topology().routing(), context.metrics()::readRetried);
     }
 
     private ShardBackends shard() {
@@ -83,7 +83,7 @@ final class CommandRouter {
         if (decision.target() != Target.REPLICA) {
             return bind(session, loop, shard().primary(), needsLastInsertId);
         }
-        long budget = classification.hints().maxLagMs().orElse(session.maxLagMs().orElse(context.config().routing().maxReplicaLagMs()));
+        long budget = classification.hints().maxLagMs().orElse(session.maxLagMs().orElse(context.topology().routingConfig().maxReplicaLagMs()));
         return replicaRead.connect(shard(), budget, session.causalPosition(), pool -> bind(session, loop, pool, needsLastInsertId),
                 connection -> {
                     session.backend(null);

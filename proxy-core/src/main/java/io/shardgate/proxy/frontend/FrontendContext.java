@@ -23,7 +23,8 @@ import static java.util.Objects.requireNonNull;
 public record FrontendContext(ShardgateConfig config, Map<String, UserConfig> users, ShardBackends backends, BackendReport report,
                        Optional<SslContext> tls, RsaKeyPair rsa, ConnectionRegistry registry, ProxyMetrics metrics,
                        ErrorTranslator errors, SecureRandom random,
-                       Optional<io.shardgate.proxy.sharding.ShardedDeployment> sharding, QueryDigests digests) {
+                       Optional<io.shardgate.proxy.sharding.ShardedDeployment> sharding, QueryDigests digests,
+                       io.shardgate.proxy.topology.LiveTopology topology) {
     public FrontendContext {
         requireNonNull(config, "config is null");
         users = Map.copyOf(requireNonNull(users, "users is null"));
@@ -37,6 +38,16 @@ public record FrontendContext(ShardgateConfig config, Map<String, UserConfig> us
         requireNonNull(random, "random is null");
         requireNonNull(sharding, "sharding is null");
         requireNonNull(digests, "digests is null");
+        requireNonNull(topology, "topology is null");
+    }
+
+    /** A context whose topology is the config's, never changed. */
+    public FrontendContext(ShardgateConfig config, Map<String, UserConfig> users, ShardBackends backends, BackendReport report,
+                           Optional<SslContext> tls, RsaKeyPair rsa, ConnectionRegistry registry, ProxyMetrics metrics,
+                           ErrorTranslator errors, SecureRandom random,
+                           Optional<io.shardgate.proxy.sharding.ShardedDeployment> sharding, QueryDigests digests) {
+        this(config, users, backends, report, tls, rsa, registry, metrics, errors, random, sharding, digests,
+                new io.shardgate.proxy.topology.LiveTopology(config.topology().version(), config.topology().document(), "file"));
     }
 
     /** A context whose query digests are off. */

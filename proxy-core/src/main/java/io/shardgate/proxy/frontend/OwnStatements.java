@@ -61,7 +61,7 @@ final class OwnStatements {
             scope.writeOk(1);
         } else if (statement instanceof ShardgateStatement.GetMaxLag) {
             scope.writeResult(new LocalResultSet(List.of("@@shardgate_max_lag_ms"),
-                    List.of(List.of(Long.toString(session.maxLagMs().orElse(context.config().routing().maxReplicaLagMs()))))));
+                    List.of(List.of(Long.toString(session.maxLagMs().orElse(context.topology().routingConfig().maxReplicaLagMs()))))));
         } else if (statement instanceof ShardgateStatement.GetCausalToken) {
             scope.writeResult(new LocalResultSet(List.of("@@shardgate_causal_token"),
                     List.of(List.of(CausalTokens.current(context, session)))));

@@ -231,7 +231,7 @@ final class ShardedCommands {
         boolean write = classification.statementClass() == StatementClass.WRITE;
         boolean replica = ReadWriteDecision.decide(classification, CommandRouter.routingState(session), classification.hints()).target()
                 == Target.REPLICA;
-        long budget = classification.hints().maxLagMs().orElse(session.maxLagMs().orElse(context.config().routing().maxReplicaLagMs()));
+        long budget = classification.hints().maxLagMs().orElse(session.maxLagMs().orElse(context.topology().routingConfig().maxReplicaLagMs()));
         java.util.EnumSet<StatementRequest.Option> options = java.util.EnumSet.noneOf(StatementRequest.Option.class);
         if (classification.effects().readsLastInsertId()) {
             options.add(StatementRequest.Option.NEEDS_LAST_INSERT_ID);

@@ -15,6 +15,7 @@ import io.shardgate.proxy.backend.BackendPool;
 import io.shardgate.proxy.protocol.Command;
 
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.IntSupplier;
@@ -102,6 +103,20 @@ public final class ProxyMetrics {
         for (io.shardgate.replication.lag.ReplicaState state : io.shardgate.replication.lag.ReplicaState.values()) {
             Gauge.builder("shardgate_replica_state", () -> shard.lag(replica).state() == state ? 1 : 0)
                     .tag("shard", shard.shard()).tag("replica", address).tag("state", state.name()).register(registry);
+        }
+    }
+
+    /**
+     * Removes the gauges of the backend at {@code address} (its pool's and, for a replica, its lag's):
+     * a topology change took it out, and a later one may add a new backend at the same address.
+     */
+    public void forget(String address) {
+        for (io.micrometer.core.instrument.Meter meter : List.copyOf(registry.getMeters())) {
+            String tagged = meter.getId().getTag("address");
+            String replica = meter.getId().getTag("replica");
+            if (address.equals(tagged) || address.equals(replica)) {
+                registry.remove(meter);
+            }
         }
     }
 

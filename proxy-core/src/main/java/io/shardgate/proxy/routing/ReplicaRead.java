@@ -22,12 +22,15 @@ import static java.util.Objects.requireNonNull;
 public final class ReplicaRead {
     private static final System.Logger LOG = System.getLogger(ReplicaRead.class.getName());
     private final ReplicaChooser chooser = new ReplicaChooser();
-    private final RoutingConfig routing;
+    private final java.util.function.Supplier<RoutingConfig> settings;
     private final Runnable retriedOnPrimary;
 
-    /** @param retriedOnPrimary counts a read moved to the primary because its replica failed */
-    public ReplicaRead(RoutingConfig routing, Runnable retriedOnPrimary) {
-        this.routing = requireNonNull(routing, "routing is null");
+    /**
+     * @param settings         the routing settings in force (a topology change replaces them)
+     * @param retriedOnPrimary counts a read moved to the primary because its replica failed
+     */
+    public ReplicaRead(java.util.function.Supplier<RoutingConfig> settings, Runnable retriedOnPrimary) {
+        this.settings = requireNonNull(settings, "settings is null");
         this.retriedOnPrimary = requireNonNull(retriedOnPrimary, "retriedOnPrimary is null");
     }
 
@@ -42,6 +45,7 @@ public final class ReplicaRead {
     public CompletableFuture<BackendConnection> connect(ShardBackends shard, long budgetMs, MariaDbGtidPosition written,
                                                         Function<BackendPool, CompletableFuture<BackendConnection>> bind,
                                                         Consumer<BackendConnection> giveBack, String who) {
+        RoutingConfig routing = settings.get();
         MariaDbGtidPosition mustHave = routing.causalReads() == RoutingConfig.CausalReads.OFF ? MariaDbGtidPosition.empty() : written;
         ReplicaChoice choice = chooser.choose(shard, budgetMs, mustHave);
         if (choice.replica().isEmpty()) {

@@ -5,20 +5,23 @@ import io.shardgate.replication.gtid.MariaDbGtidPosition;
 import io.shardgate.replication.lag.ReplicaLag;
 import io.shardgate.replication.lag.ReplicaLagMonitor;
 
+import io.shardgate.proxy.topology.BackendState;
+
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * The backends of one shard: the primary's pool, each replica's pool, and the monitor that
- * measures the replicas' lag (absent when the shard has no replicas).
+ * The backends of one shard: the primary's pool and the {@link ReplicaSet} (each replica's pool, its
+ * administrative state, and the monitor measuring the replicas' lag). A topology change swaps either
+ * whole; a read takes the set once and chooses within it.
  */
 public final class ShardBackends implements AutoCloseable {
     private final String shard;
-    private final BackendPool primary;
-    private final List<ReplicaBackend> replicas;
-    private final ReplicaLagMonitor monitor;
+    private volatile BackendPool primary;
+    private volatile ReplicaSet replicaSet;
     private final EngineHealth health;
 
     public ShardBackends(String shard, BackendPool primary, List<ReplicaBackend> replicas, ReplicaLagMonitor monitor,
@@ -26,11 +29,10 @@ public final class ShardBackends implements AutoCloseable {
         this.health = health;
         this.shard = requireNonNull(shard, "shard is null");
         this.primary = requireNonNull(primary, "primary is null");
-        this.replicas = List.copyOf(requireNonNull(replicas, "replicas is null"));
-        if (!this.replicas.isEmpty() && monitor == null) {
+        if (!replicas.isEmpty() && monitor == null) {
             throw new IllegalArgumentException("shard " + shard + " has replicas but no lag monitor");
         }
-        this.monitor = monitor;
+        this.replicaSet = new ReplicaSet(replicas, Map.of(), monitor);
     }
 
     public String shard() {
@@ -41,18 +43,46 @@ public final class ShardBackends implements AutoCloseable {
         return primary;
     }
 
+    /** Every replica of the current set, serving or not. */
     public List<ReplicaBackend> replicas() {
-        return replicas;
+        return replicaSet.replicas();
+    }
+
+    /** The current replicas, their states and their monitor, as one snapshot. */
+    public ReplicaSet replicaSet() {
+        return replicaSet;
+    }
+
+    /** A topology change: {@code next} serves from now on; returns the set it replaced. */
+    public ReplicaSet replace(ReplicaSet next) {
+        ReplicaSet previous = replicaSet;
+        replicaSet = requireNonNull(next, "next is null");
+        return previous;
+    }
+
+    /** A topology change: the shard's primary is now {@code next}; returns the pool it replaced. */
+    public BackendPool replacePrimary(BackendPool next) {
+        BackendPool previous = primary;
+        primary = requireNonNull(next, "next is null");
+        return previous;
     }
 
     /** The replica's lag as last measured. */
     public ReplicaLag lag(ReplicaBackend replica) {
-        return monitor.status(replica.server());
+        return replicaSet.lag(replica);
     }
 
-    /** False for a replica the storage adapter reports STALLED or FAILED: it gets no new reads. */
+    /**
+     * False for a replica that is not {@code serving} in the topology, or that the storage adapter
+     * reports STALLED or FAILED: it gets no new reads.
+     */
     public boolean servesReads(ReplicaBackend replica) {
-        return health == null || health.servesReads(replica.server().address());
+        return servesReads(replicaSet, replica);
+    }
+
+    /** {@link #servesReads(ReplicaBackend)} within {@code set}, a snapshot of this shard's. */
+    public boolean servesReads(ReplicaSet set, ReplicaBackend replica) {
+        return set.state(replica) == BackendState.SERVING && (health == null || health.servesReads(replica.server().address()));
     }
 
     public Optional<EngineHealth> health() {
@@ -60,11 +90,12 @@ public final class ShardBackends implements AutoCloseable {
     }
 
     public Optional<ReplicaLagMonitor> monitor() {
-        return Optional.ofNullable(monitor);
+        return Optional.ofNullable(replicaSet.monitor());
     }
 
     /** A write committed on the primary at this position; {@code sentAtNanos} is when its statement was sent. */
     public void observeCommit(MariaDbGtidPosition position, long sentAtNanos) {
+        ReplicaLagMonitor monitor = replicaSet.monitor();
         if (monitor != null) {
             monitor.observePrimary(position, sentAtNanos);
         }
@@ -72,14 +103,15 @@ public final class ShardBackends implements AutoCloseable {
 
     @Override
     public void close() {
-        if (monitor != null) {
-            monitor.close();
+        ReplicaSet set = replicaSet;
+        if (set.monitor() != null) {
+            set.monitor().close();
         }
         if (health != null) {
             health.close();
         }
         primary.close();
-        for (ReplicaBackend replica : replicas) {
+        for (ReplicaBackend replica : set.replicas()) {
             replica.pool().close();
         }
     }

@@ -35,7 +35,7 @@ public final class ShardedDeployment implements AutoCloseable {
     private final Map<String, ShardBackends> shards;
     private final SequenceSource sequences;
     private final TransactionsConfig transactions;
-    private final RoutingConfig routing;
+    private final java.util.function.Supplier<RoutingConfig> routing;
     private final long maxBufferedRows;
     private final ExecutorService workers;
     private final XaTransactions xa;
@@ -45,13 +45,14 @@ public final class ShardedDeployment implements AutoCloseable {
 
     public ShardedDeployment(ShardingSchema schema, List<ShardBackends> shards, SequenceSource sequences, XaTransactions xa,
                              TransactionsConfig transactions, RoutingConfig routing, long maxBufferedRows, int maxSessions) {
-        this(schema, shards, sequences, xa, ColumnCollations.asReported(), transactions, routing, maxBufferedRows, maxSessions,
+        this(schema, shards, sequences, xa, ColumnCollations.asReported(), transactions, () -> routing, maxBufferedRows, maxSessions,
                 new SchemaTracker(schema, (shard, schemas) -> List.of()));
     }
 
     /** {@code columns}: the tables' columns, which the planner reads; when they change, the cached plans are dropped. */
     ShardedDeployment(ShardingSchema schema, List<ShardBackends> shards, SequenceSource sequences, XaTransactions xa,
-                      ColumnCollations collations, TransactionsConfig transactions, RoutingConfig routing, long maxBufferedRows,
+                      ColumnCollations collations, TransactionsConfig transactions,
+                      java.util.function.Supplier<RoutingConfig> routing, long maxBufferedRows,
                       int maxSessions, SchemaTracker columns) {
         this.collations = collations;
         this.schema = requireNonNull(schema, "schema is null");
@@ -131,7 +132,7 @@ public final class ShardedDeployment implements AutoCloseable {
     }
 
     RoutingConfig routing() {
-        return routing;
+        return routing.get();
     }
 
     long maxBufferedRows() {

@@ -51,7 +51,9 @@ public final class ShardingRuntime implements AutoCloseable {
         this.columns = columns;
     }
 
-    public static ShardingRuntime start(ShardgateConfig config, ShardingSchema schema, List<ShardBackends> shards) {
+    /** {@code routing}: the routing settings in force, which a topology change replaces. */
+    public static ShardingRuntime start(ShardgateConfig config, ShardingSchema schema, List<ShardBackends> shards,
+                                        java.util.function.Supplier<io.shardgate.proxy.config.RoutingConfig> routing) {
         ControlPlane controlPlane = ControlPlane.of(config.shards(), config.backendUser());
         ScheduledExecutorService recoveryLoop = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread thread = new Thread(task, "shardgate-xa-recovery");
@@ -77,7 +79,7 @@ public final class ShardingRuntime implements AutoCloseable {
             String catalogShard = schema.shardNames().get(0);
             ShardedDeployment deployment = new ShardedDeployment(schema, shards, sequences,
                     new CoordinatedXa(coordinator, new GlobalTransactionIds()),
-                    new ColumnCollations(() -> controlPlane.dataSource(catalogShard)), config.transactions(), config.routing(),
+                    new ColumnCollations(() -> controlPlane.dataSource(catalogShard)), config.transactions(), routing,
                     config.limits().maxBufferedRows(), config.limits().maxClientConnections(), columns);
             return new ShardingRuntime(controlPlane, sequences, List.of(recoveryLoop, decisionWork), deployment, columns);
         } catch (RuntimeException e) {

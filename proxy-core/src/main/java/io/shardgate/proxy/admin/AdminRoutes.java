@@ -1,0 +1,28 @@
+package io.shardgate.proxy.admin;
+
+/**
+ * Admin endpoints that may block (they talk to the topology store): the server runs them on a thread
+ * of their own, never on its event loop.
+ */
+public interface AdminRoutes {
+    /** An answer: an HTTP status and a JSON body. */
+    record Reply(int status, String json) {
+    }
+
+    AdminRoutes NONE = new AdminRoutes() {
+        @Override
+        public boolean handles(String method, String path) {
+            return false;
+        }
+
+        @Override
+        public Reply handle(AdminRequest request) {
+            throw new IllegalStateException("no route");
+        }
+    };
+
+    /** True when {@code method path} is one of these routes. */
+    boolean handles(String method, String path);
+
+    Reply handle(AdminRequest request);
+}

@@ -1,0 +1,159 @@
+package io.shardgate.proxy.topology;
+
+import io.shardgate.proxy.backend.BackendPool;
+import io.shardgate.proxy.config.ConfigException;
+import io.shardgate.proxy.config.ConfigLoader;
+import io.shardgate.proxy.config.HostPort;
+import io.shardgate.proxy.config.ShardConfig;
+import io.shardgate.proxy.routing.BackendFactory;
+import io.shardgate.proxy.routing.Drains;
+import io.shardgate.proxy.routing.ReplicaBackend;
+import io.shardgate.proxy.routing.ReplicaSet;
+import io.shardgate.proxy.routing.ShardBackends;
+import io.shardgate.replication.lag.ReplicaLagMonitor;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongConsumer;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Switches the proxy to a new topology version. Each shard's backends change as one swap (a new
+ * replica set, or a new primary pool), so a read routed before the swap finishes where it was sent and
+ * the next one sees the new version. Replicas taken out (removed, {@code draining}, {@code offline})
+ * drain; a replaced primary's connections close at once, which ends the transactions running on it
+ * (writes must not go on reaching a server that is no longer the primary). A version the proxy cannot
+ * parse or apply is refused: the proxy keeps serving the one it has and reports the refusal.
+ * Versions apply one at a time, in order (the store's watch thread).
+ */
+public final class TopologyApplier {
+    private static final System.Logger LOG = System.getLogger(TopologyApplier.class.getName());
+
+    private final LiveTopology live;
+    private final Map<String, ShardBackends> shards;
+    private final BackendFactory factory;
+    private final Drains drains;
+    private final Duration drainTimeout;
+    private final ConfigLoader loader;
+    private final LongConsumer onApplied;
+
+    /** {@code onApplied}: told each version applied (the proxy's registration follows it). */
+    public TopologyApplier(LiveTopology live, List<ShardBackends> shards, BackendFactory factory, Drains drains,
+                           Duration drainTimeout, ConfigLoader loader, LongConsumer onApplied) {
+        this.live = requireNonNull(live, "live is null");
+        Map<String, ShardBackends> byName = new LinkedHashMap<>();
+        shards.forEach(shard -> byName.put(shard.shard(), shard));
+        this.shards = byName;
+        this.factory = requireNonNull(factory, "factory is null");
+        this.drains = requireNonNull(drains, "drains is null");
+        this.drainTimeout = requireNonNull(drainTimeout, "drainTimeout is null");
+        this.loader = requireNonNull(loader, "loader is null");
+        this.onApplied = requireNonNull(onApplied, "onApplied is null");
+    }
+
+    /** Validates {@code json} as a successor of the version this proxy serves; throws ConfigException naming the problem. */
+    public TopologyDocument validate(String json) {
+        TopologyDocument next = loader.topology(json);
+        List<String> problems = TopologyChecks.problems(live.applied().document(), next);
+        if (!problems.isEmpty()) {
+            throw new ConfigException(String.join("; ", problems));
+        }
+        return next;
+    }
+
+    /** At startup: the backends the served version has {@code draining} or {@code offline} drain. */
+    public synchronized void applyStates() {
+        TopologyDocument document = live.applied().document();
+        for (ShardConfig shard : document.shards()) {
+            ShardBackends backends = shards.get(shard.name());
+            if (backends != null) {
+                applyShard(shard, document, backends);
+            }
+        }
+    }
+
+    /** Applies {@code stored} when it is newer than the version served; returns whether it now serves. */
+    public synchronized boolean apply(StoredTopology stored) {
+        if (stored.version() <= live.version()) {
+            return false;
+        }
+        TopologyDocument next;
+        try {
+            next = validate(stored.json());
+        } catch (ConfigException e) {
+            LOG.log(System.Logger.Level.ERROR, "topology version " + stored.version() + " refused; still serving version "
+                    + live.version() + ": " + e.getMessage());
+            live.refused(stored.version(), e.getMessage());
+            return false;
+        }
+        // Applies to the first shard only when the deployment is not sharded: the others serve nothing.
+        for (ShardConfig shard : next.shards()) {
+            ShardBackends backends = shards.get(shard.name());
+            if (backends != null) {
+                applyShard(shard, next, backends);
+            }
+        }
+        live.applied(stored.version(), next);
+        LOG.log(System.Logger.Level.INFO, "topology version " + stored.version() + " applied");
+        onApplied.accept(stored.version());
+        return true;
+    }
+
+    private void applyShard(ShardConfig shard, TopologyDocument next, ShardBackends backends) {
+        BackendPool primary = backends.primary();
+        boolean newPrimary = !primary.target().address().equals(shard.primary());
+        if (newPrimary) {
+            BackendPool previous = backends.replacePrimary(factory.primary(shard.name(), shard.primary()));
+            previous.closeAll();
+            factory.forget(previous.target().address().toString());
+            LOG.log(System.Logger.Level.WARNING, "shard " + shard.name() + ": primary " + previous.target().address() + " replaced by "
+                    + shard.primary() + "; transactions running on the old primary end");
+        }
+        ReplicaSet current = backends.replicaSet();
+        Map<String, BackendState> states = new LinkedHashMap<>();
+        List<ReplicaBackend> replicas = new ArrayList<>();
+        for (HostPort address : shard.replicas()) {
+            ReplicaBackend kept = current.find(address.toString());
+            replicas.add(kept != null ? kept : factory.replica(shard.name(), address));
+            states.put(address.toString(), next.state(address));
+        }
+        boolean sameMembers = !newPrimary && replicas.equals(current.replicas());
+        ReplicaSet replaced;
+        if (sameMembers) {
+            replaced = backends.replace(current.withStates(states));
+        } else {
+            ReplicaLagMonitor monitor = replicas.isEmpty() ? null
+                    : factory.monitor(shard.name(), shard.primary(), replicas, next.routing());
+            if (monitor != null) {
+                monitor.start();
+            }
+            replaced = backends.replace(new ReplicaSet(replicas, states, monitor));
+            for (ReplicaBackend replica : replicas) {
+                if (current.find(replica.server().address()) == null) {
+                    factory.registerReplica(backends, replica);
+                }
+            }
+            if (replaced.monitor() != null) {
+                replaced.monitor().close();
+            }
+        }
+        for (ReplicaBackend replica : replicas) {
+            BackendState state = states.get(replica.server().address());
+            boolean wasServing = replaced.find(replica.server().address()) == null || replaced.state(replica) == BackendState.SERVING;
+            if (state == BackendState.SERVING && replica.pool().retired()) {
+                drains.cancel(replica.pool());
+            } else if (state != BackendState.SERVING && (wasServing || !replica.pool().retired())) {
+                drains.start(replica.pool(), drainTimeout, () -> { });
+            }
+        }
+        for (ReplicaBackend gone : replaced.replicas()) {
+            if (!replicas.contains(gone)) {
+                drains.start(gone.pool(), drainTimeout, () -> factory.forget(gone.server().address()));
+            }
+        }
+    }
+}
