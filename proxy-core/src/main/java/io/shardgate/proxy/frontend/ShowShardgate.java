@@ -24,6 +24,10 @@ enum ShowShardgate {
             + " (a deployment with a schemas section).",
             (context, session) -> new LocalResultSet(io.shardgate.proxy.sharding.SchemaReport.COLUMNS, context.sharding()
                     .map(deployment -> deployment.schemaReport().rows()).orElse(List.of()))),
+    TOPOLOGY("The topology this proxy serves: its version, the store and whether it is reachable (OK, DEGRADED), and each"
+            + " backend's shard, key range, engine, role, address and state (serving, draining, offline).",
+            (context, session) -> new LocalResultSet(io.shardgate.proxy.topology.TopologyReport.COLUMNS,
+                    io.shardgate.proxy.topology.TopologyReport.rows(context.topology()))),
     HELP("This list: every statement Shardgate answers itself, one line each.", (context, session) -> help());
 
     /** Shardgate's statements that are not a SHOW SHARDGATE, for HELP: statement, description. */

@@ -243,7 +243,7 @@ class CommandExecutorsTest {
         assertThat(error.errno()).isEqualTo(1064);
         assertThat(error.sqlState()).isEqualTo("42000");
         assertThat(error.message()).isEqualTo("You have an error in your SQL syntax near 'BACKEND': Shardgate's own statements are"
-                + " SHOW SHARDGATE BACKENDS, SHOW SHARDGATE QUERIES, SHOW SHARDGATE SCHEMA, SHOW SHARDGATE HELP, EXPLAIN SHARDGATE <statement>;"
+                + " SHOW SHARDGATE BACKENDS, SHOW SHARDGATE QUERIES, SHOW SHARDGATE SCHEMA, SHOW SHARDGATE TOPOLOGY, SHOW SHARDGATE HELP, EXPLAIN SHARDGATE <statement>;"
                 + " SHOW SHARDGATE HELP describes them");
         query("SHOW SHARDGATE");
         assertThat(expectError().message()).startsWith("You have an error in your SQL syntax near '': ");
