@@ -194,6 +194,12 @@ final class JarProxy implements AutoCloseable {
         return log;
     }
 
+    /** The config file the proxy runs with (the file store writes admin changes back to it). */
+    Path configFile() {
+        String name = log.getFileName().toString();
+        return log.resolveSibling(name.substring(0, name.length() - ".log".length()) + ".yaml");
+    }
+
     /** Everything the child printed so far. */
     String output() {
         try {

@@ -176,7 +176,8 @@ public final class ShardgateProxy implements AutoCloseable {
                     jsonEndpoints(report, health, sharding),
                     Map.of("/api/v1/queries", digestReport::json), digestMetrics::refresh,
                     new TopologyApi(new TopologyAdmin(store, live, applier, APPLY_WAIT)), adminWork);
-            topology.start(live, applier, new ProxyRegistration(proxyId, config.listen().host() + ":" + frontend.port(),
+            String address = config.listen().host() + ":" + frontend.port();
+            topology.start(live, applier, new ProxyRegistration(config.topology().proxyId().orElse(address), address,
                     config.admin().listen().host() + ":" + admin.port(), live.version(), Instant.now()));
             ShardgateProxy proxy = new ShardgateProxy(transport, boss, workers, all, sharding, frontend, admin, monitoring,
                     new Closer(topology, drains, adminWork));
