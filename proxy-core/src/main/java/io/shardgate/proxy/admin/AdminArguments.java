@@ -36,7 +36,9 @@ record AdminArguments(String command, List<String> operands, Map<String, List<St
         if (positional.isEmpty()) {
             throw new UsageException("give a command");
         }
-        return new AdminArguments(positional.get(0), List.copyOf(positional.subList(1, positional.size())), options);
+        Map<String, List<String>> values = new HashMap<>();
+        options.forEach((option, given) -> values.put(option, List.copyOf(given)));
+        return new AdminArguments(positional.get(0), List.copyOf(positional.subList(1, positional.size())), Map.copyOf(values));
     }
 
     /** Checks the operand count and that only the global options and {@code allowed} are given. */

@@ -111,38 +111,42 @@ public final class AdminCommand {
             default -> throw new UsageException("unknown command '" + command + "'");
         }
         Long ifMatch = args.ifMatch();
+        if (command.equals("put-document") && ifMatch == null) {
+            throw new UsageException("put-document needs --if-match N (the version the document was read at; get-document prints it)");
+        }
+        Call call = call(args);
+        return print(client(args).send(call.method(), call.path(), call.body(), ifMatch), call.format());
+    }
+
+    /** One command's request, and how its 2xx answer is printed. */
+    private record Call(String method, String path, String body, Formatter format) {
+    }
+
+    /** The request {@code args} asks for, checked before anything is sent. */
+    private Call call(AdminArguments args) throws IOException {
         List<String> operands = args.operands();
-        AdminApiClient api = client(args);
-        return switch (command) {
-            case "topology" -> print(api.send("GET", "/api/v1/topology", null, null), this::pretty);
-            case "history" -> print(api.send("GET", "/api/v1/topology/history", null, null), this::pretty);
-            case "proxies" -> print(api.send("GET", "/api/v1/topology", null, null), body -> ProxiesTable.render(json.readTree(body)));
-            case "get-document" -> print(api.send("GET", "/api/v1/topology", null, null), this::document);
-            case "put-document" -> {
-                if (ifMatch == null) {
-                    throw new UsageException("put-document needs --if-match N (the version the document was read at; get-document prints it)");
-                }
-                yield print(api.send("PUT", "/api/v1/topology", readDocument(Path.of(operands.get(0))), ifMatch), this::pretty);
-            }
-            case "add-replica" -> {
-                ObjectNode body = json.createObjectNode().put("address", hostPort(operands.get(1)));
-                yield print(api.send("POST", "/api/v1/shards/" + AdminApiClient.segment(name(operands.get(0))) + "/replicas",
-                        body.toString(), ifMatch), this::pretty);
-            }
-            case "remove-replica" -> print(api.send("DELETE", "/api/v1/shards/" + AdminApiClient.segment(name(operands.get(0)))
-                    + "/replicas/" + AdminApiClient.segment(hostPort(operands.get(1))), null, ifMatch), this::pretty);
+        return switch (args.command()) {
+            case "topology" -> new Call("GET", "/api/v1/topology", null, this::pretty);
+            case "history" -> new Call("GET", "/api/v1/topology/history", null, this::pretty);
+            case "proxies" -> new Call("GET", "/api/v1/topology", null, body -> ProxiesTable.render(json.readTree(body)));
+            case "get-document" -> new Call("GET", "/api/v1/topology", null, this::document);
+            case "put-document" -> new Call("PUT", "/api/v1/topology", readDocument(Path.of(operands.get(0))), this::pretty);
+            case "add-replica" -> new Call("POST", "/api/v1/shards/" + AdminApiClient.segment(name(operands.get(0))) + "/replicas",
+                    json.createObjectNode().put("address", hostPort(operands.get(1))).toString(), this::pretty);
+            case "remove-replica" -> new Call("DELETE", "/api/v1/shards/" + AdminApiClient.segment(name(operands.get(0)))
+                    + "/replicas/" + AdminApiClient.segment(hostPort(operands.get(1))), null, this::pretty);
             case "drain", "serve", "offline" -> {
-                String state = switch (command) {
+                String state = switch (args.command()) {
                     case "drain" -> "draining";
                     case "serve" -> "serving";
                     default -> "offline";
                 };
-                yield print(api.send("PUT", "/api/v1/backends/" + AdminApiClient.segment(hostPort(operands.get(0))) + "/state",
-                        json.createObjectNode().put("state", state).toString(), ifMatch), this::pretty);
+                yield new Call("PUT", "/api/v1/backends/" + AdminApiClient.segment(hostPort(operands.get(0))) + "/state",
+                        json.createObjectNode().put("state", state).toString(), this::pretty);
             }
-            case "routing" -> print(api.send("PATCH", "/api/v1/routing", routing(operands).toString(), ifMatch), this::pretty);
-            case "add-shard" -> print(api.send("POST", "/api/v1/shards", shard(args).toString(), ifMatch), this::pretty);
-            default -> throw new IllegalStateException(command);
+            case "routing" -> new Call("PATCH", "/api/v1/routing", routing(operands).toString(), this::pretty);
+            case "add-shard" -> new Call("POST", "/api/v1/shards", shard(args).toString(), this::pretty);
+            default -> throw new IllegalStateException(args.command());
         };
     }
 
@@ -172,8 +176,11 @@ public final class AdminCommand {
         if (actor == null) {
             actor = userName == null || userName.isEmpty() ? null : userName;
         }
-        if (!headerValue(token) || (actor != null && !headerValue(actor))) {
-            throw new UsageException("the token and --as must be printable ASCII");
+        if (!headerValue(token)) {
+            throw new UsageException("the admin token must be printable ASCII");
+        }
+        if (actor != null && !headerValue(actor)) {
+            throw new UsageException("the actor '" + actor + "' must be printable ASCII (--as NAME; default: the OS user name)");
         }
         return new AdminApiClient(url.replaceAll("/+$", ""), token, actor, timeout);
     }

@@ -293,9 +293,19 @@ class AdminCommandTest {
         assertThat(api.requests()).isEmpty();
     }
 
+    @Test
+    void badArgumentsAreReportedBeforeAMissingToken() {
+        assertThat(run(Map.of(), Duration.ofSeconds(10), List.of("--url", api.url(), "drain", "nohost"))).isEqualTo(2);
+        assertThat(err()).startsWith("shardgate admin: expected HOST:PORT, got 'nohost'");
+        assertThat(run(Map.of(), Duration.ofSeconds(10), List.of("--url", api.url(), "put-document", "f.json"))).isEqualTo(2);
+        assertThat(err()).contains("shardgate admin: put-document needs --if-match N");
+        assertThat(api.requests()).isEmpty();
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "''|give a command",
+            "--as Zoë topology|the actor 'Zoë' must be printable ASCII",
             "frobnicate|unknown command 'frobnicate'",
             "topology extra|topology takes no arguments",
             "add-replica s0|add-replica needs SHARD HOST:PORT",
