@@ -64,6 +64,7 @@ class LauncherIT {
         usages.put("bench shards --help", "shardgate bench shards [--time S]");
         usages.put("bench apply --help", "shardgate bench apply [--transactions N]");
         usages.put("checksum --help", "usage: shardgate checksum --config FILE schema.table");
+        usages.put("admin --help", "usage: shardgate admin [--url URL] [--token TOKEN] [--as NAME] COMMAND");
         usages.put("test --help", "usage: ./shardgate test");
         for (Map.Entry<String, String> usage : usages.entrySet()) {
             Result help = run(List.of(usage.getKey().split(" ")), false);

@@ -1,6 +1,7 @@
 package io.shardgate.proxy;
 
 import io.netty.util.ResourceLeakDetector;
+import io.shardgate.proxy.admin.AdminCommand;
 import io.shardgate.proxy.config.ConfigException;
 import io.shardgate.replication.stream.cli.StreamCommand;
 
@@ -24,6 +25,8 @@ public final class Main {
               stream --source H:P --target H:P --user U --password P ...
                                   follow a source's binlog and apply it to a target (see docs/change-stream.md)
               checksum --config FILE schema.table  row count and checksum of a table on every shard (docs/engines.md)
+              admin [--url URL] [--token TOKEN] COMMAND ...
+                                  change the topology live through a proxy's admin API (see docs/operations.md)
               test                (launcher only) install prerequisites and run every test
 
             demo and bench start local MariaDB servers: they run from the tools jar (%s),
@@ -45,7 +48,8 @@ public final class Main {
             "checksum", """
                     usage: shardgate checksum --config FILE schema.table
                       row count and checksum of a table on every shard's primary (see docs/engines.md)
-                    """);
+                    """,
+            "admin", AdminCommand.USAGE);
 
     /** A command's body, run by {@link #guarded}: returns the exit status. */
     @FunctionalInterface
@@ -99,6 +103,7 @@ public final class Main {
             case "run" -> new RunCommand(out, err).run(rest);
             case "stream" -> new StreamCommand().run(rest, out, err);
             case "checksum" -> ChecksumCli.run(rest, out, err);
+            case "admin" -> new AdminCommand(System.getenv(), System.getProperty("user.name"), out, err).run(rest);
             case "help", "--help", "-h" -> {
                 out.print(USAGE);
                 yield 0;
