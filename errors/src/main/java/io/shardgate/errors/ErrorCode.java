@@ -48,6 +48,14 @@ public enum ErrorCode {
     BACKEND_LOST(1927, "HY000", "Lost connection to shard %s %s during the statement; its outcome is unknown",
             "The backend connection closed while a statement was running. Whether it took effect is unknown; "
                     + "the client connection stays usable."),
+    BACKEND_RETIRED(1927, "HY000", "Shard %s %s was taken out of service during the statement (%s); its outcome is unknown",
+            "A topology change closed the backend connection while a statement ran on it: a drain that ran past "
+                    + "topology.drain_timeout_ms, or the shard's primary replaced. Says which. The client connection stays usable."),
+    TRANSACTION_ABORTED(1213, "40001", "The transaction was rolled back: its connection to shard %s %s closed (%s); start it again",
+            "The backend connection that held the session's open transaction closed between its statements (a topology "
+                    + "change replaced the primary, a drain timed out, or the server went away), so the server rolled the "
+                    + "transaction back. SQLSTATE 40001, as for a deadlock, tells drivers and frameworks to retry the whole "
+                    + "transaction; the session is out of the transaction and stays usable."),
     // Commands and session state.
     UNKNOWN_THREAD(1094, "HY000", "Unknown thread id: %d",
             "KILL named a connection id that is not a Shardgate client connection."),

@@ -20,6 +20,8 @@ import static java.util.Objects.requireNonNull;
  * until the {@link ResponseTracker} says the response is complete.
  */
 public final class BackendConnection {
+    /** Set before a topology change closes the connection, so its sessions learn why. */
+    private volatile String closedBecause;
     private final Channel channel;
     /** Fails the running command when its packet could not be written (one listener for every command). */
     private final ChannelFutureListener failWhenUnsent = done -> {
@@ -352,8 +354,21 @@ public final class BackendConnection {
         channel.close();
     }
 
+    /** Closes the connection because a topology change took its backend out: {@code reason} says which. */
+    public void close(String reason) {
+        closedBecause = reason;
+        channel.close();
+    }
+
+    /** Why a topology change closed this connection; null when none did. */
+    public String closedBecause() {
+        return closedBecause;
+    }
+
     Throwable lost() {
-        return ErrorCode.BACKEND_LOST.exception(target.shard(), target.role());
+        String reason = closedBecause;
+        return reason == null ? ErrorCode.BACKEND_LOST.exception(target.shard(), target.role())
+                : ErrorCode.BACKEND_RETIRED.exception(target.shard(), target.role(), reason);
     }
 
     /** Fails the running command, if any, with {@code cause}. */

@@ -223,12 +223,15 @@ public final class BackendPool {
         return retired;
     }
 
-    /** The end of a drain: closes every connection, those still lent too (their sessions see the backend go). */
-    public void closeAll() {
+    /**
+     * The end of a drain: closes every connection, those still lent too; their sessions learn the {@code reason}
+     * (a statement running gets it in its error, an open transaction is rolled back).
+     */
+    public void closeAll(String reason) {
         retired = true;
         close();
         for (BackendConnection connection : List.copyOf(live)) {
-            connection.close();
+            connection.close(reason);
         }
     }
 

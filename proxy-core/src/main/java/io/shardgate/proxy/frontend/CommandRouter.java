@@ -72,6 +72,15 @@ final class CommandRouter {
         } else if (held != null) {
             session.backend(null);
             held.owner().discard(held);
+            if (session.inTransaction()) {
+                // The server rolled the transaction back with its connection: the client must learn it, not carry on outside it.
+                session.status(session.status() & ~(ServerStatus.IN_TRANS | ServerStatus.IN_TRANS_READONLY));
+                session.cursors().clear();
+                session.longData().clear();
+                String reason = held.closedBecause();
+                return CompletableFuture.failedFuture(ErrorCode.TRANSACTION_ABORTED.exception(held.target().shard(),
+                        held.target().role(), reason == null ? "the server closed it" : reason));
+            }
             // What lived on that connection is gone with it: no cursor or long data keeps the session pinned.
             session.cursors().clear();
             session.longData().clear();

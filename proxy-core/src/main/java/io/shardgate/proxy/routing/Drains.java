@@ -69,7 +69,7 @@ public final class Drains implements AutoCloseable {
             LOG.log(System.Logger.Level.WARNING, "drain of " + pool.target().address() + " timed out with " + pool.inUse()
                     + " connection(s) still in use; closing them");
         }
-        pool.closeAll();
+        pool.closeAll("its drain ended after topology.drain_timeout_ms");
         ScheduledFuture<?> drain = running.remove(pool);
         if (drain != null) {
             drain.cancel(false);

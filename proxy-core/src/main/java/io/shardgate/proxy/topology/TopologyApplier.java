@@ -71,7 +71,7 @@ public final class TopologyApplier {
         for (ShardConfig shard : document.shards()) {
             ShardBackends backends = shards.get(shard.name());
             if (backends != null) {
-                applyShard(shard, document, backends);
+                applyShard(shard, document, backends, live.version());
             }
         }
     }
@@ -94,7 +94,7 @@ public final class TopologyApplier {
         for (ShardConfig shard : next.shards()) {
             ShardBackends backends = shards.get(shard.name());
             if (backends != null) {
-                applyShard(shard, next, backends);
+                applyShard(shard, next, backends, stored.version());
             }
         }
         live.applied(stored.version(), next);
@@ -103,12 +103,12 @@ public final class TopologyApplier {
         return true;
     }
 
-    private void applyShard(ShardConfig shard, TopologyDocument next, ShardBackends backends) {
+    private void applyShard(ShardConfig shard, TopologyDocument next, ShardBackends backends, long version) {
         BackendPool primary = backends.primary();
         boolean newPrimary = !primary.target().address().equals(shard.primary());
         if (newPrimary) {
             BackendPool previous = backends.replacePrimary(factory.primary(shard.name(), shard.primary()));
-            previous.closeAll();
+            previous.closeAll("the shard's primary became " + shard.primary() + " in topology version " + version);
             factory.forget(previous.target().address().toString());
             LOG.log(System.Logger.Level.WARNING, "shard " + shard.name() + ": primary " + previous.target().address() + " replaced by "
                     + shard.primary() + "; transactions running on the old primary end");
