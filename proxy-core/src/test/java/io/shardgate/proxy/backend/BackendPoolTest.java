@@ -191,6 +191,43 @@ class BackendPoolTest {
     }
 
     @Test
+    void aRetiredPoolClosesItsIdleConnectionsAndEachLentOneWhenItComesBack() {
+        BackendPool pool = pool(4);
+        BackendConnection idle = acquire(pool).join();
+        BackendConnection lent = acquire(pool).join();
+        pool.release(idle);
+
+        pool.retire();
+        assertThat(pool.retired()).isTrue();
+        assertThat(idle.isOpen()).as("idle: closed at once").isFalse();
+        assertThat(lent.isOpen()).as("lent: its statement finishes").isTrue();
+        pool.release(lent);
+        assertThat(lent.isOpen()).as("closed when given back, not kept").isFalse();
+        assertThat(pool.idle()).isZero();
+        assertThat(pool.open()).isZero();
+
+        pool.restore();
+        BackendConnection again = acquire(pool).join();
+        pool.release(again);
+        assertThat(pool.idle()).as("serving again: kept").isEqualTo(1);
+    }
+
+    @Test
+    void closingAllEndsTheLentConnectionsTooSayingWhy() {
+        BackendPool pool = pool(4);
+        BackendConnection lent = acquire(pool).join();
+        BackendConnection other = acquire(pool).join();
+        pool.release(other);
+
+        pool.closeAll("the shard's primary became 127.0.0.1:2 in topology version 7");
+        assertThat(lent.isOpen()).isFalse();
+        assertThat(other.isOpen()).isFalse();
+        assertThat(lent.closedBecause()).isEqualTo("the shard's primary became 127.0.0.1:2 in topology version 7");
+        pool.release(lent);
+        assertThat(pool.open()).isZero();
+    }
+
+    @Test
     void aConnectionThatBreaksWhileIdleIsSkippedAndItsSlotFreed() {
         BackendPool pool = pool(1);
         BackendConnection broken = acquire(pool).join();
