@@ -65,12 +65,16 @@ public final class EtcdTopologyStore implements TopologyStore {
     public EtcdTopologyStore(EtcdStoreSettings settings) {
         this.settings = requireNonNull(settings, "settings is null");
         this.describe = settings.describe();
+        this.availability = new StoreAvailability(settings.dialTimeout(), System::nanoTime);
+        this.calls = new EtcdCalls(describe, settings.dialTimeout(), availability);
         this.client = Client.builder()
                 .endpoints(settings.endpoints().toArray(String[]::new))
                 .connectTimeout(settings.dialTimeout())
+                // One attempt per call, dropped by gRPC at our deadline: a retry or a queued call sent after we told
+                // the caller it failed could apply a compare-and-set nobody waits for.
+                .retryMaxAttempts(0)
+                .interceptor(new UnaryDeadline(calls::deadline))
                 .build();
-        this.availability = new StoreAvailability(settings.dialTimeout(), System::nanoTime);
-        this.calls = new EtcdCalls(describe, settings.dialTimeout(), availability);
         this.topologyKey = bytes(settings.topologyKey());
         this.registration = new EtcdLeasedRegistration(client, calls, registrationJson, settings.proxiesPrefix(),
                 settings.leaseTtlSeconds());
