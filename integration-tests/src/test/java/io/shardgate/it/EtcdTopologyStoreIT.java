@@ -19,6 +19,10 @@ import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -282,6 +286,40 @@ class EtcdTopologyStoreIT {
                 () -> other.registrations().contains(proxy));
         System.out.printf("EtcdTopologyStoreIT: all members stopped: unavailable after %d ms, two calls failed in %d ms; "
                 + "restarted: available after %d ms%n", unavailableMillis, twoCallsMillis, availableMillis);
+    }
+
+    @Test
+    @Order(7)
+    void watchFromACompactedVersionReadsAndWatchesAgain() throws Exception {
+        EtcdTopologyStore writer = store();
+        EtcdTopologyStore watcher = store();
+        long first = ((TopologyWrite.Written) writer.compareAndSet(0, "{\"c\":0}")).version();
+        long version = first;
+        for (int i = 1; i <= 5; i++) {
+            version = ((TopologyWrite.Written) writer.compareAndSet(version, "{\"c\":" + i + "}")).version();
+        }
+        compact(version);
+        List<StoredTopology> seen = new CopyOnWriteArrayList<>();
+        watcher.watch(first, seen::add);
+        long newest = version;
+        await("the watcher gets the newest version although its start was compacted", Duration.ofSeconds(10),
+                () -> !seen.isEmpty() && seen.get(seen.size() - 1).version() == newest);
+        assertThat(seen).as("the versions in between are gone with the compaction")
+                .containsExactly(new StoredTopology(newest, "{\"c\":5}"));
+        long next = ((TopologyWrite.Written) writer.compareAndSet(newest, "{\"c\":6}")).version();
+        await("the watcher goes on after the compaction", Duration.ofSeconds(10),
+                () -> seen.get(seen.size() - 1).version() == next);
+        assertThat(seen).extracting(StoredTopology::version).containsExactly(newest, next);
+    }
+
+    /** Compacts etcd's history up to {@code revision}, through its JSON gateway. */
+    private void compact(long revision) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create(etcd.endpoint(etcd.leader()) + "/v3/kv/compaction"))
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"revision\":\"" + revision + "\",\"physical\":true}"))
+                        .timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     }
 
     private static void await(String what, Duration timeout, BooleanSupplier condition) {

@@ -1,6 +1,7 @@
 package io.shardgate.proxy.topology;
 
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.List;
 
@@ -28,8 +29,7 @@ public record EtcdStoreSettings(List<String> endpoints, String prefix, Duration 
             throw new IllegalArgumentException("etcd endpoints are empty");
         }
         for (String endpoint : endpoints) {
-            URI uri = URI.create(endpoint);
-            if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getPort() < 0) {
+            if (!isHttpUrl(endpoint)) {
                 throw new IllegalArgumentException("etcd endpoint " + endpoint + " is not http(s)://host:port");
             }
         }
@@ -41,6 +41,16 @@ public record EtcdStoreSettings(List<String> endpoints, String prefix, Duration 
         }
         if (leaseTtl.compareTo(Duration.ofSeconds(1)) < 0) {
             throw new IllegalArgumentException("etcd lease TTL must be at least 1 s: " + leaseTtl);
+        }
+    }
+
+    private static boolean isHttpUrl(String endpoint) {
+        try {
+            URI uri = new URI(endpoint);
+            return ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null
+                    && uri.getPort() > 0;
+        } catch (URISyntaxException e) {
+            return false;
         }
     }
 
