@@ -1,5 +1,7 @@
 package io.shardgate.it;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.shardgate.proxy.topology.EtcdStoreCrash;
 import io.shardgate.proxy.topology.EtcdStoreSettings;
 import io.shardgate.proxy.topology.EtcdTopologyStore;
@@ -23,10 +25,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CyclicBarrier;
@@ -312,14 +316,47 @@ class EtcdTopologyStoreIT {
         assertThat(seen).extracting(StoredTopology::version).containsExactly(newest, next);
     }
 
+    @Test
+    @Order(8)
+    void aRegistrationWhoseLeaseIsLostIsRenewed() throws Exception {
+        EtcdTopologyStore proxy = store();
+        EtcdTopologyStore observer = store();
+        ProxyRegistration registration = new ProxyRegistration("proxy-d", "127.0.0.1:3310", "127.0.0.1:8083", 1,
+                Instant.now().truncatedTo(ChronoUnit.MILLIS));
+        proxy.register(registration);
+        String key = prefix + "/proxies/proxy-d";
+        long lease = lease(key);
+        assertThat(lease).isNotZero();
+        long revoked = System.nanoTime();
+        gateway("/v3/lease/revoke", "{\"ID\":\"" + lease + "\"}");
+        assertThat(observer.registrations()).as("gone with its lease").isEmpty();
+        await("the proxy registers again under a new lease", Duration.ofSeconds(10),
+                () -> observer.registrations().contains(registration));
+        assertThat(lease(key)).isNotZero().isNotEqualTo(lease);
+        System.out.printf("EtcdTopologyStoreIT: a revoked lease was replaced after %d ms%n",
+                (System.nanoTime() - revoked) / 1_000_000);
+    }
+
+    /** The lease a key is attached to, through etcd's JSON gateway. */
+    private long lease(String key) throws Exception {
+        String encoded = Base64.getEncoder().encodeToString(key.getBytes(StandardCharsets.UTF_8));
+        JsonNode range = new ObjectMapper().readTree(gateway("/v3/kv/range", "{\"key\":\"" + encoded + "\"}"));
+        return range.path("kvs").path(0).path("lease").asLong(0);
+    }
+
     /** Compacts etcd's history up to {@code revision}, through its JSON gateway. */
     private void compact(long revision) throws Exception {
+        gateway("/v3/kv/compaction", "{\"revision\":\"" + revision + "\",\"physical\":true}");
+    }
+
+    private String gateway(String path, String body) throws Exception {
         HttpResponse<String> response = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create(etcd.endpoint(etcd.leader()) + "/v3/kv/compaction"))
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"revision\":\"" + revision + "\",\"physical\":true}"))
+                HttpRequest.newBuilder(URI.create(etcd.endpoint(etcd.leader()) + path))
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
                         .timeout(Duration.ofSeconds(5)).build(),
                 HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        assertThat(response.statusCode()).as(path + ": " + response.body()).isEqualTo(200);
+        return response.body();
     }
 
     private static void await(String what, Duration timeout, BooleanSupplier condition) {
