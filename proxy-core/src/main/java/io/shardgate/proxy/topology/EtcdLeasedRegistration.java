@@ -26,6 +26,7 @@ final class EtcdLeasedRegistration {
     private ProxyRegistration registration;
     private volatile long leaseId;
     private CloseableClient keepAlive;
+    /** The lease is gone, or the registration could not be written: the probe registers again. */
     private volatile boolean leaseLost;
 
     EtcdLeasedRegistration(Client client, EtcdCalls calls, RegistrationJson json, String proxiesPrefix, long ttlSeconds) {
@@ -42,10 +43,16 @@ final class EtcdLeasedRegistration {
                     + newRegistration.id());
         }
         registration = newRegistration;
-        if (leaseId == 0 || leaseLost) {
-            grantLease();
+        try {
+            if (leaseId == 0 || leaseLost) {
+                grantLease();
+            }
+            put();
+        } catch (TopologyStoreUnavailableException e) {
+            // Not registered (or not updated) now: the probe registers it once etcd answers.
+            leaseLost = true;
+            throw e;
         }
-        put();
     }
 
     /**
