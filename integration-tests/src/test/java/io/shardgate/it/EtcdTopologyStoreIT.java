@@ -263,8 +263,10 @@ class EtcdTopologyStoreIT {
         watcher.watch(version, seen::add);
         etcd.awaitHealthy(Duration.ofSeconds(15));
 
-        long stopped = System.nanoTime();
+        long stopping = System.nanoTime();
         etcd.stopAll();
+        long stopped = System.nanoTime();
+        long stopAllMillis = (stopped - stopping) / 1_000_000;
         await("available() turns false within 2 dial timeouts", DIAL.multipliedBy(2).plusMillis(500),
                 () -> !store.available());
         long unavailableMillis = (System.nanoTime() - stopped) / 1_000_000;
@@ -279,8 +281,10 @@ class EtcdTopologyStoreIT {
         assertThatThrownBy(() -> store.register(proxy.withVersion(99)))
                 .isInstanceOf(TopologyStoreUnavailableException.class).hasMessageContaining("etcd http://127.0.0.1:");
 
+        long restarting = System.nanoTime();
         etcd.startAll();
         long restarted = System.nanoTime();
+        long startAllMillis = (restarted - restarting) / 1_000_000;
         await("available() again", Duration.ofSeconds(10), store::available);
         long availableMillis = (System.nanoTime() - restarted) / 1_000_000;
         EtcdTopologyStore other = store();
@@ -290,8 +294,9 @@ class EtcdTopologyStoreIT {
         assertThat(seen).containsExactly(new StoredTopology(next, "{\"outage\":\"over\"}"));
         await("the registration refused during the outage is made once etcd is back", Duration.ofSeconds(10),
                 () -> other.registrations().contains(proxy.withVersion(99)));
-        System.out.printf("EtcdTopologyStoreIT: all members stopped: unavailable after %d ms, two calls failed in %d ms; "
-                + "restarted: available after %d ms%n", unavailableMillis, twoCallsMillis, availableMillis);
+        System.out.printf("EtcdTopologyStoreIT: all members stopped (in %d ms): unavailable %d ms later, two calls failed "
+                + "in %d ms; started again (healthy in %d ms): available %d ms later%n", stopAllMillis, unavailableMillis,
+                twoCallsMillis, startAllMillis, availableMillis);
     }
 
     @Test

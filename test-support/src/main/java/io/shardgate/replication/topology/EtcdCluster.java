@@ -36,6 +36,7 @@ public final class EtcdCluster implements AutoCloseable {
     static final String DIR_PREFIX = "shardgate-etcd-";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration STOP_ALL_GRACE = Duration.ofSeconds(2);
 
     private final Path etcd;
     private final Path baseDir;
@@ -194,17 +195,18 @@ public final class EtcdCluster implements AutoCloseable {
     }
 
     /**
-     * Stops every member cleanly: the followers first, then the leader (a leader stopped while its followers stop
-     * tries to hand its leadership over to them for seconds).
+     * Stops every member: the followers first, then the leader, each with SIGTERM and, after
+     * {@link #STOP_ALL_GRACE}, SIGKILL. A leader told to stop hands its leadership to a follower it believes
+     * connected, and waits up to 7 s for one that has just stopped (seen after a member was restarted).
      */
     public void stopAll() {
         OptionalInt leader = currentLeader();
         for (int i = 0; i < members.size(); i++) {
             if (leader.isEmpty() || leader.getAsInt() != i) {
-                members.get(i).stop(STOP_TIMEOUT);
+                members.get(i).stop(STOP_ALL_GRACE);
             }
         }
-        leader.ifPresent(i -> members.get(i).stop(STOP_TIMEOUT));
+        leader.ifPresent(i -> members.get(i).stop(STOP_ALL_GRACE));
     }
 
     /** Starts every stopped member again and waits until the cluster is healthy. */
