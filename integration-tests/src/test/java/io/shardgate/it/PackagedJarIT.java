@@ -67,6 +67,23 @@ class PackagedJarIT {
         optional.put("io/prometheus/metrics/tracer/initializer/",
                 "the Prometheus client's tracer initializer, excluded by Micrometer's own pom (no exemplars)");
         optional.put("com/codahale/metrics/", "HikariCP's optional Dropwizard metrics tracker, unused");
+        // jetcd (the etcd topology store) brings gRPC, Vert.x 5 and Guava; EtcdTopologyStoreIT runs the store on a
+        // class path without these packages.
+        String etcdAnnotations = "annotations of gRPC, Guava and Vert.x with no run-time role (a missing annotation "
+                + "class is skipped by the JVM)";
+        optional.put("com/google/errorprone/annotations/", etcdAnnotations);
+        optional.put("com/google/j2objc/annotations/", etcdAnnotations);
+        optional.put("io/vertx/codegen/", etcdAnnotations);
+        optional.put("org/codehaus/mojo/animal_sniffer/", etcdAnnotations);
+        optional.put("io/netty/channel/uring/", "Vert.x's optional native transports: it probes for them and uses NIO "
+                + "without them");
+        optional.put("io/netty/channel/kqueue/", "Vert.x's optional native transports: it probes for them and uses NIO "
+                + "without them");
+        optional.put("io/netty/handler/codec/haproxy/", "the PROXY protocol of Vert.x servers; jetcd only makes client "
+                + "connections");
+        optional.put("com/aayushatharva/brotli4j/", "Netty's optional Brotli codec (Brotli.isAvailable() guards it), "
+                + "reached through Vert.x's HTTP client, which jetcd's gRPC does not use for compression");
+        optional.put("com/jcraft/jzlib/", "Netty's optional JZlib; its zlib codecs use the JDK's Deflater without it");
         return optional;
     }
 

@@ -10,7 +10,9 @@ import java.util.Optional;
 /**
  * Removes topologies whose JVM died without tearing them down (a SIGKILLed test run): kills
  * their servers, after checking each pid's command line names that topology's config file, and
- * deletes their directories. Topologies of live JVMs are left alone.
+ * deletes their directories. Topologies of live JVMs are left alone. The etcd clusters of
+ * {@link EtcdCluster} are reaped the same way: each member's directory holds its pid file, and
+ * its command line names its data directory.
  */
 final class OrphanReaper {
     static final String OWNER_FILE = "owner.pid";
@@ -19,12 +21,20 @@ final class OrphanReaper {
     }
 
     static void reap(Path tmp) {
-        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(tmp, Topology.DIR_PREFIX + "*")) {
+        reap(tmp, Topology.DIR_PREFIX, "mariadbd.pid", "my.cnf");
+    }
+
+    /**
+     * Reaps the directories {@code tmp/<prefix>*} of dead JVMs: in each node directory, the process named by
+     * {@code pidFileName} is killed when its command line contains the path of the node's {@code markerName}.
+     */
+    static void reap(Path tmp, String prefix, String pidFileName, String markerName) {
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(tmp, prefix + "*")) {
             for (Path dir : dirs) {
                 if (ownerAlive(dir)) {
                     continue;
                 }
-                killServers(dir);
+                killServers(dir, pidFileName, markerName);
                 Topology.deleteTree(dir);
             }
         } catch (IOException ignored) {
@@ -52,11 +62,11 @@ final class OrphanReaper {
         }
     }
 
-    private static void killServers(Path dir) throws IOException {
+    private static void killServers(Path dir, String pidFileName, String markerName) throws IOException {
         try (DirectoryStream<Path> nodes = Files.newDirectoryStream(dir)) {
             for (Path node : nodes) {
-                Path pidFile = node.resolve("mariadbd.pid");
-                Path config = node.resolve("my.cnf");
+                Path pidFile = node.resolve(pidFileName);
+                Path config = node.resolve(markerName);
                 pid(pidFile).filter(pid -> ProcessSignals.isOurs(pid, config.toString())).ifPresent(pid ->
                         ProcessHandle.of(pid).ifPresent(handle -> {
                             handle.destroyForcibly();
