@@ -29,6 +29,23 @@ public final class Drains implements AutoCloseable {
         return thread;
     });
     private final Map<BackendPool, ScheduledFuture<?>> running = new ConcurrentHashMap<>();
+    /** Closes what a topology change replaced (a lag monitor waits for its polls in flight) off the applier's thread. */
+    private final java.util.concurrent.ExecutorService closer = Executors.newSingleThreadExecutor(task -> {
+        Thread thread = new Thread(task, "shardgate-retire");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    /** Closes {@code replaced} in the background: a topology change must not wait for it. */
+    public void closeLater(AutoCloseable replaced) {
+        closer.execute(() -> {
+            try {
+                replaced.close();
+            } catch (Exception e) {
+                LOG.log(System.Logger.Level.WARNING, "closing " + replaced + " after a topology change: " + e);
+            }
+        });
+    }
 
     /**
      * Drains {@code pool} for up to {@code timeout}; {@code done} runs once it is empty or closed (on the
@@ -83,6 +100,7 @@ public final class Drains implements AutoCloseable {
 
     @Override
     public void close() {
+        closer.shutdownNow();
         timer.shutdownNow();
     }
 }

@@ -40,7 +40,11 @@ public record ReplicaSet(List<ReplicaBackend> replicas, Map<String, BackendState
     /** The replica's lag as last measured; UNKNOWN (infinitely stale) for one its monitor does not poll. */
     public ReplicaLag lag(ReplicaBackend replica) {
         if (monitor != null && monitor.replicas().contains(replica.server())) {
-            return monitor.status(replica.server());
+            try {
+                return monitor.status(replica.server());
+            } catch (IllegalArgumentException removedMeanwhile) {
+                // A topology change stopped measuring it between the two calls.
+            }
         }
         return new ReplicaLag("", replica.server(), ReplicaState.UNKNOWN, OptionalLong.empty(), MariaDbGtidPosition.empty(),
                 "not monitored", OptionalLong.empty(), false, false, 0);

@@ -61,6 +61,7 @@ public final class EtcdTopologyStore implements TopologyStore {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final ScheduledFuture<?> probe;
     private volatile boolean probeFailed;
+    private final ReconnectNow reconnect;
 
     public EtcdTopologyStore(EtcdStoreSettings settings) {
         this.settings = requireNonNull(settings, "settings is null");
@@ -75,6 +76,7 @@ public final class EtcdTopologyStore implements TopologyStore {
                 .retryMaxAttempts(0)
                 .interceptor(new UnaryDeadline(calls::deadline))
                 .build();
+        this.reconnect = new ReconnectNow(client);
         this.topologyKey = bytes(settings.topologyKey());
         this.registration = new EtcdLeasedRegistration(client, calls, registrationJson, settings.proxiesPrefix(),
                 settings.leaseTtlSeconds());
@@ -184,8 +186,10 @@ public final class EtcdTopologyStore implements TopologyStore {
             }
         } catch (TopologyStoreUnavailableException e) {
             probeFailed = true;
+            reconnect.reset();
         } catch (RuntimeException e) {
             probeFailed = true;
+            reconnect.reset();
             LOG.log(System.Logger.Level.WARNING, describe + ": probe failed", e);
         } finally {
             probing.set(false);

@@ -104,6 +104,7 @@ public final class TopologyAdmin {
         body.put("store", store.describe());
         body.put("state", live.state());
         body.put("applied_version", applied.version());
+        body.put("applied_at_ms", applied.appliedAtMillis());
         try {
             StoredTopology stored = store.available() ? store.read() : new StoredTopology(applied.version(), applied.document().json());
             body.put("version", stored.version());

@@ -125,6 +125,22 @@ public final class TopologyApplier {
         ReplicaSet replaced;
         if (sameMembers) {
             replaced = backends.replace(current.withStates(states));
+        } else if (!newPrimary && current.monitor() != null) {
+            // The same primary: the running monitor measures the new replicas too, and the others without a gap.
+            ReplicaLagMonitor monitor = current.monitor();
+            for (ReplicaBackend replica : replicas) {
+                if (current.find(replica.server().address()) == null) {
+                    monitor.addReplica(replica.server());
+                    factory.forget(replica.server().address()); // gauges a removed replica at this address left
+                    factory.registerReplica(backends, replica);
+                }
+            }
+            replaced = backends.replace(new ReplicaSet(replicas, states, monitor));
+            for (ReplicaBackend gone : replaced.replicas()) {
+                if (!replicas.contains(gone)) {
+                    drains.closeLater(monitor.removeReplica(gone.server()));
+                }
+            }
         } else {
             ReplicaLagMonitor monitor = replicas.isEmpty() ? null
                     : factory.monitor(shard.name(), shard.primary(), replicas, next.routing());
@@ -134,11 +150,12 @@ public final class TopologyApplier {
             replaced = backends.replace(new ReplicaSet(replicas, states, monitor));
             for (ReplicaBackend replica : replicas) {
                 if (current.find(replica.server().address()) == null) {
+                    factory.forget(replica.server().address());
                     factory.registerReplica(backends, replica);
                 }
             }
             if (replaced.monitor() != null) {
-                replaced.monitor().close();
+                drains.closeLater(replaced.monitor());
             }
         }
         for (ReplicaBackend replica : replicas) {
@@ -152,7 +169,11 @@ public final class TopologyApplier {
         }
         for (ReplicaBackend gone : replaced.replicas()) {
             if (!replicas.contains(gone)) {
-                drains.start(gone.pool(), drainTimeout, () -> factory.forget(gone.server().address()));
+                drains.start(gone.pool(), drainTimeout, () -> {
+                    if (backends.replicaSet().find(gone.server().address()) == null) {
+                        factory.forget(gone.server().address());
+                    }
+                });
             }
         }
     }

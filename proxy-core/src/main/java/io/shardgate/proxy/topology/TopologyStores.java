@@ -14,7 +14,14 @@ public final class TopologyStores {
     public static TopologyStore open(TopologyConfig config) {
         return switch (config.store()) {
             case FILE -> new FileTopologyStore(config.file(), new StoredTopology(config.version(), config.document().json()));
-            case ETCD -> throw new ConfigException("topology.store: etcd is not in this build yet");
+            case ETCD -> {
+                try {
+                    yield new EtcdTopologyStore(new EtcdStoreSettings(config.etcd().endpoints(), config.etcd().prefix(),
+                            config.etcd().dialTimeout(), config.etcd().leaseTtl()));
+                } catch (IllegalArgumentException e) {
+                    throw new ConfigException("topology.etcd: " + e.getMessage());
+                }
+            }
         };
     }
 

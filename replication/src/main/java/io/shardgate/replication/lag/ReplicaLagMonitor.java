@@ -72,7 +72,10 @@ import static java.util.Objects.requireNonNull;
 public final class ReplicaLagMonitor implements AutoCloseable {
     private final String shard;
     private final MonitoredServer primary;
-    private final List<MonitoredServer> replicas;
+    private volatile List<MonitoredServer> replicas;
+    /** The probe of each replica, and the loop of its own a replica added after the start polls on. */
+    private final java.util.Map<MonitoredServer, Probe> replicaProbes = new java.util.HashMap<>();
+    private final java.util.Map<MonitoredServer, BackendLoop> addedLoops = new java.util.HashMap<>();
     private final String user;
     private final String password;
     private final LagMonitorSettings settings;
@@ -82,6 +85,7 @@ public final class ReplicaLagMonitor implements AutoCloseable {
     /** The loops {@link #start()} made, one per server; empty on shared loops. */
     private final List<BackendLoop> ownLoops = new ArrayList<>();
     private boolean started;
+    private boolean closed;
 
     private ReplicaLagMonitor(Builder builder) {
         this.shard = requireNonNull(builder.shard, "shard is null");
@@ -129,8 +133,58 @@ public final class ReplicaLagMonitor implements AutoCloseable {
         for (MonitoredServer replica : replicas) {
             ReplicaProbe probe = new ReplicaProbe(replica, settings, clock, tracker);
             probes.add(probe);
+            replicaProbes.put(replica, probe);
             loopOf.apply(replica).add(probe);
         }
+    }
+
+    /**
+     * Starts measuring {@code replica} too, on a loop (thread and control connection) of its own; the primary's
+     * polls and the other replicas' measurements go on undisturbed. Its lag is unknown until its first poll, which
+     * starts at once. Only on a started monitor.
+     */
+    public synchronized void addReplica(MonitoredServer replica) {
+        requireNonNull(replica, "replica is null");
+        if (!started || closed) {
+            throw new IllegalStateException("lag monitor of shard " + shard + " is not running");
+        }
+        if (replica.equals(primary)) {
+            throw new IllegalArgumentException("primary " + primary + " of shard " + shard + " cannot be its replica");
+        }
+        tracker.add(replica);
+        ReplicaProbe probe = new ReplicaProbe(replica, settings, clock, tracker);
+        BackendLoop loop = new BackendLoop(threadName(replica), ControlConnection.to(replica.host(), replica.port(), user, password));
+        loop.add(probe);
+        probes.add(probe);
+        replicaProbes.put(replica, probe);
+        addedLoops.put(replica, loop);
+        List<MonitoredServer> next = new ArrayList<>(replicas);
+        next.add(replica);
+        replicas = List.copyOf(next);
+        loop.start();
+    }
+
+    /**
+     * Stops measuring {@code replica} now: its polls stop and its lag is no longer reported (it may be added again
+     * at once). Returns what is left to close, the loop {@link #addReplica} made for it, for the caller to close when
+     * it may wait for a poll in flight.
+     */
+    public AutoCloseable removeReplica(MonitoredServer replica) {
+        BackendLoop loop;
+        synchronized (this) {
+            Probe probe = replicaProbes.remove(replica);
+            if (probe == null) {
+                return () -> { };
+            }
+            probe.stop();
+            probes.remove(probe);
+            loop = addedLoops.remove(replica);
+            List<MonitoredServer> next = new ArrayList<>(replicas);
+            next.remove(replica);
+            replicas = List.copyOf(next);
+            tracker.remove(replica);
+        }
+        return loop == null ? () -> { } : loop;
     }
 
     /**
@@ -140,8 +194,11 @@ public final class ReplicaLagMonitor implements AutoCloseable {
     @Override
     public synchronized void close() {
         started = true;
+        closed = true;
         probes.forEach(Probe::stop);
         ownLoops.forEach(BackendLoop::close);
+        addedLoops.values().forEach(BackendLoop::close);
+        addedLoops.clear();
     }
 
     /** The replica's lag now. Throws {@link IllegalArgumentException} for a server this monitor does not poll. */

@@ -25,7 +25,8 @@ final class ShardLagTracker {
     private final String shard;
     private final long staleAfterNanos;
     private final PrimaryPositionTimeline timeline;
-    private final Map<MonitoredServer, AtomicReference<ReplicaObservation>> replicas;
+    /** Replaced whole (copy on write, under this tracker's lock) when a replica is added or removed. */
+    private volatile Map<MonitoredServer, AtomicReference<ReplicaObservation>> replicas;
     private volatile MariaDbGtidPosition primaryPosition = MariaDbGtidPosition.empty();
 
     ShardLagTracker(String shard, List<MonitoredServer> replicas, LagMonitorSettings settings) {
@@ -40,6 +41,26 @@ final class ShardLagTracker {
             }
         }
         this.replicas = Collections.unmodifiableMap(byServer);
+    }
+
+    /** A replica to measure from now on; its lag is unknown until its first poll. */
+    synchronized void add(MonitoredServer replica) {
+        Map<MonitoredServer, AtomicReference<ReplicaObservation>> next = new LinkedHashMap<>(replicas);
+        if (next.putIfAbsent(requireNonNull(replica, "replica is null"), new AtomicReference<>(ReplicaObservation.initial())) != null) {
+            throw new IllegalArgumentException("replica " + replica + " is already monitored in shard " + shard);
+        }
+        replicas = Collections.unmodifiableMap(next);
+    }
+
+    /** A replica no longer measured. */
+    synchronized void remove(MonitoredServer replica) {
+        Map<MonitoredServer, AtomicReference<ReplicaObservation>> next = new LinkedHashMap<>(replicas);
+        next.remove(replica);
+        replicas = Collections.unmodifiableMap(next);
+    }
+
+    boolean monitors(MonitoredServer replica) {
+        return replicas.containsKey(replica);
     }
 
     /** The primary's binlog position was {@code position}, read by a query sent at {@code sentNanos}. */
