@@ -57,7 +57,7 @@ class LauncherIT {
         usages.put("--help", "usage: ./shardgate <command>");
         usages.put("help", "usage: ./shardgate <command>");
         usages.put("run --help", "usage: shardgate run --config FILE");
-        usages.put("demo --help", "usage: shardgate demo [--port P] [--admin-port P]");
+        usages.put("demo --help", "usage: shardgate demo [--port P] [--admin-port P] [--cluster]");
         usages.put("stream --help", "usage: stream --source HOST:PORT --target HOST:PORT --user U --password P");
         usages.put("bench --help", "usage: shardgate bench [sysbench] [--time S]");
         usages.put("bench split --help", "shardgate bench split [--time S]");

@@ -33,9 +33,11 @@ public final class ToolsMain {
     /** Each command's {@code --help} text (stdout, exit 0); also printed on stderr after a bad argument. */
     static final Map<String, String> COMMAND_USAGE = Map.of(
             "demo", """
-                    usage: shardgate demo [--port P] [--admin-port P]
+                    usage: shardgate demo [--port P] [--admin-port P] [--cluster]
                       start two local shards (s0 InnoDB, s1 MyRocks; a primary and a replica each) and the proxy
                       on 127.0.0.1:3307 (admin 8307); port 0 picks a free port; Ctrl-C stops everything it started
+                      --cluster: a local etcd and two proxies following one topology in it (3307 and 3308, admin 8307
+                      and 8308), and a spare replica of s0 to add through the admin API
                     """,
             "bench", """
                     usage: shardgate bench [sysbench] [--time S] [--no-digests-compare]

@@ -35,7 +35,7 @@ class ToolsMainTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "demo --help|usage: shardgate demo [--port P] [--admin-port P]",
+            "demo --help|usage: shardgate demo [--port P] [--admin-port P] [--cluster]",
             "bench --help|usage: shardgate bench [sysbench] [--time S]",
             "bench split --help|shardgate bench split [--time S]",
             "bench shards --help|shardgate bench shards [--time S]",

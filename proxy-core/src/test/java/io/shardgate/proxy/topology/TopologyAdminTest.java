@@ -88,6 +88,10 @@ class TopologyAdminTest {
         assertThat(live.version()).isEqualTo(2);
         assertThat(live.applied().document().shards().get(0).replicas()).extracting(Object::toString)
                 .containsExactly("127.0.0.1:24002", "127.0.0.1:24003");
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (served.isEmpty() && System.nanoTime() - deadline < 0) {
+            Thread.onSpinWait(); // the registration hears of the version just after it serves
+        }
         assertThat(served).containsExactly(2L);
         assertThat(live.applied().document().history()).singleElement().satisfies(change -> {
             assertThat(change.by()).isEqualTo("alice");

@@ -46,9 +46,12 @@ public final class DemoCommand {
     public int run(List<String> args) {
         int port = 3307;
         int adminPort = 8307;
+        boolean cluster = false;
         for (int i = 0; i < args.size(); i++) {
             String flag = args.get(i);
-            if ((flag.equals("--port") || flag.equals("--admin-port")) && i + 1 < args.size()) {
+            if (flag.equals("--cluster")) {
+                cluster = true;
+            } else if ((flag.equals("--port") || flag.equals("--admin-port")) && i + 1 < args.size()) {
                 int value = port(flag, args.get(++i));
                 if (flag.equals("--port")) {
                     port = value;
@@ -56,8 +59,11 @@ public final class DemoCommand {
                     adminPort = value;
                 }
             } else {
-                throw new Main.UsageException("unknown option '" + flag + "' (expected: [--port P] [--admin-port P])");
+                throw new Main.UsageException("unknown option '" + flag + "' (expected: [--port P] [--admin-port P] [--cluster])");
             }
+        }
+        if (cluster) {
+            return new ClusterDemo(out, port, adminPort).run();
         }
         out.println("Starting the demo topology: s0 (InnoDB) and s1 (MyRocks), a primary and a replica each...");
         long started = System.nanoTime();
@@ -96,13 +102,7 @@ public final class DemoCommand {
         out.println("Shardgate listening on 127.0.0.1:" + proxy[0].port() + ", admin API on 127.0.0.1:"
                 + proxy[0].adminPort() + " (token change-me)");
         out.println("Connect: mariadb -h127.0.0.1 -P" + proxy[0].port() + " -uapp -papp shop");
-        out.println("Schema shop: customers (sharded by id), orders (sharded by customer_id, id from a global sequence),");
-        out.println("countries (a copy on every shard). Try:");
-        out.println("  INSERT INTO customers (id, name) VALUES (1, 'Ada'), (2, 'Grace'), (3, 'Linus'), (4, 'Barbara');");
-        out.println("  INSERT INTO orders (customer_id, amount) VALUES (1, 10.50), (2, 7.25), (4, 3.00);");
-        out.println("  SELECT * FROM customers PARTITION (s1);   -- the rows on shard s1 only");
-        out.println("  SELECT customer_id, SUM(amount) FROM orders GROUP BY customer_id ORDER BY 2 DESC;");
-        out.println("  EXPLAIN SHARDGATE SELECT * FROM orders WHERE customer_id = 4;");
+        printTryThis(out);
         out.println("Ready. Press Ctrl-C to stop.");
         out.flush();
         try {
@@ -113,13 +113,28 @@ public final class DemoCommand {
         return 0;
     }
 
-    private void print(Node node) {
+    /** What to try once the demo serves. */
+    static void printTryThis(PrintStream out) {
+        out.println("Schema shop: customers (sharded by id), orders (sharded by customer_id, id from a global sequence),");
+        out.println("countries (a copy on every shard). Try:");
+        out.println("  INSERT INTO customers (id, name) VALUES (1, 'Ada'), (2, 'Grace'), (3, 'Linus'), (4, 'Barbara');");
+        out.println("  INSERT INTO orders (customer_id, amount) VALUES (1, 10.50), (2, 7.25), (4, 3.00);");
+        out.println("  SELECT * FROM customers PARTITION (s1);   -- the rows on shard s1 only");
+        out.println("  SELECT customer_id, SUM(amount) FROM orders GROUP BY customer_id ORDER BY 2 DESC;");
+        out.println("  EXPLAIN SHARDGATE SELECT * FROM orders WHERE customer_id = 4;");
+    }
+
+    void print(Node node) {
+        print(out, node);
+    }
+
+    static void print(PrintStream out, Node node) {
         out.printf("  %-13s %-8s %-16s server_id %d  pid %d%n", node.name(), node.engine().configName(),
                 node.address(), node.serverId(), node.pid());
     }
 
     /** The demo schema, created on every shard's primary before the proxy starts. */
-    private static final String[] SHOP_DDL = {
+    static final String[] SHOP_DDL = {
         "CREATE DATABASE shop",
         "CREATE TABLE shop.customers (id BIGINT PRIMARY KEY, name VARCHAR(64) NOT NULL)",
         "CREATE TABLE shop.orders (id BIGINT PRIMARY KEY, customer_id BIGINT NOT NULL, amount DECIMAL(10,2) NOT NULL,"
@@ -128,6 +143,14 @@ public final class DemoCommand {
     };
 
     private static Path writeConfig(Topology topology, int port, int adminPort) {
+        return writeConfig(topology, port, adminPort, "", "", "shardgate.yaml");
+    }
+
+    /**
+     * The demo's config: {@code extraYaml} appended, the replica at {@code leftOut} (if any) not in it, written to
+     * {@code name} in the topology's directory.
+     */
+    static Path writeConfig(Topology topology, int port, int adminPort, String extraYaml, String leftOut, String name) {
         StringBuilder yaml = new StringBuilder()
                 .append("listen: { host: 127.0.0.1, port: ").append(port).append(" }\n")
                 .append("admin:  { host: 127.0.0.1, port: ").append(adminPort).append(", token: change-me }\n")
@@ -143,8 +166,12 @@ public final class DemoCommand {
                     .append("    engine: ").append(shard.engine().configName()).append('\n')
                     .append("    primary: ").append(shard.primary().address()).append('\n')
                     .append("    replicas: [");
-            for (int i = 0; i < shard.replicas().size(); i++) {
-                yaml.append(i == 0 ? "" : ", ").append(shard.replica(i).address());
+            String separator = "";
+            for (Node replica : shard.replicas()) {
+                if (!replica.address().equals(leftOut)) {
+                    yaml.append(separator).append(replica.address());
+                    separator = ", ";
+                }
             }
             yaml.append("]\n");
         }
@@ -158,8 +185,8 @@ public final class DemoCommand {
                     sequences:
                       orders.id: { shard: s0 }
                 transactions: { cross_shard: xa }
-                """);
-        Path file = topology.baseDir().resolve("shardgate.yaml");
+                """).append(extraYaml);
+        Path file = topology.baseDir().resolve(name);
         try {
             Files.writeString(file, yaml.toString());
         } catch (IOException e) {
