@@ -221,6 +221,25 @@ class ClusterTopologyIT {
         assertThat(served[49]).as("p99 (the 50th of 50) of write-to-reads-through-all-three, ms").isLessThanOrEqualTo(500);
     }
 
+    @Test
+    @Order(2)
+    void twoWritesThroughTwoProxiesRacingOnOneVersionOneWinsTheOtherGets409() {
+        for (int race = 0; race < 5; race++) {
+            long current = admins.get(0).get("/api/v1/topology").json().get("version").asLong();
+            int lag = 7000 + race;
+            CompletableFuture<AdminApi.Response> first = CompletableFuture.supplyAsync(() -> admins.get(0).send("PATCH",
+                    "/api/v1/routing", "{\"max_replica_lag_ms\": " + lag + "}", current));
+            CompletableFuture<AdminApi.Response> second = CompletableFuture.supplyAsync(() -> admins.get(1).send("PATCH",
+                    "/api/v1/routing", "{\"causal_wait_ms\": " + (400 + race) + "}", current));
+            List<AdminApi.Response> responses = List.of(first.join(), second.join());
+            assertThat(responses).extracting(AdminApi.Response::status).as(responses.toString()).containsExactlyInAnyOrder(200, 409);
+            AdminApi.Response lost = responses.stream().filter(response -> response.status() == 409).findFirst().orElseThrow();
+            long won = responses.stream().filter(response -> response.status() == 200).findFirst().orElseThrow().json()
+                    .get("version").asLong();
+            assertThat(lost.json().get("current_version").asLong()).as("the 409 names the winner's version").isEqualTo(won);
+        }
+    }
+
     /** True once every reader has read from the server {@code id} (each reads until it does, up to 20 times). */
     private static boolean serverIdSeen(List<Connection> readers, int id) throws SQLException {
         for (Connection reader : readers) {
@@ -245,7 +264,7 @@ class ClusterTopologyIT {
     }
 
     @Test
-    @Order(2)
+    @Order(3)
     void aReplicaDrainedUnderLoadFinishesItsStatementAndGetsNoMoreReads() throws Exception {
         admins.get(0).state(r1.address(), "draining");
         await("s0's reads go to r2 through every proxy", Duration.ofSeconds(10), () -> {
@@ -291,7 +310,7 @@ class ClusterTopologyIT {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void theEtcdLeaderKilledUnderLoadCostsNoQuery() throws Exception {
         CompletableFuture<Cli.Result> load = load(List.of(0, 1, 2), 8);
         await("sysbench runs", Duration.ofSeconds(10), () -> r1.queryString(
@@ -320,7 +339,7 @@ class ClusterTopologyIT {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void allOfEtcdStoppedForAMinuteUnderLoadCostsNoQuery() throws Exception {
         long before = appliedVersion(0);
         CompletableFuture<Cli.Result> load = load(List.of(0, 1), 75);

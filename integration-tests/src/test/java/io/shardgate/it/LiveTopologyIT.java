@@ -204,4 +204,45 @@ class LiveTopologyIT {
         assertThat(invalid.json().get("error").asText()).contains("primary");
         assertThat(admin.health()).startsWith("ok");
     }
+
+    @Test
+    @Order(5)
+    void aReplacedPrimaryEndsTheTransactionsOnItWithARetryableError() throws Exception {
+        primary.execute("CREATE DATABASE IF NOT EXISTS live", "CREATE TABLE IF NOT EXISTS live.t (id INT PRIMARY KEY)");
+        await("r1 has the table", Duration.ofSeconds(10), () -> r1.queryString(
+                "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'live'").equals("1"));
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            connection.setAutoCommit(false);
+            statement.executeUpdate("INSERT INTO live.t VALUES (1)");
+            AdminApi.Response current = admin.get("/api/v1/topology");
+            long version = current.json().get("version").asLong();
+            var document = (com.fasterxml.jackson.databind.node.ObjectNode) current.json().get("document");
+            var shard = (com.fasterxml.jackson.databind.node.ObjectNode) document.get("shards").get(0);
+            shard.put("primary", r1.address());
+            shard.putArray("replicas");
+            assertThat(admin.send("PUT", "/api/v1/topology", document.toString(), version).status()).isEqualTo(200);
+
+            SQLException aborted = org.assertj.core.api.Assertions.catchThrowableOfType(SQLException.class,
+                    () -> statement.executeUpdate("INSERT INTO live.t VALUES (2)"));
+            assertThat(aborted).as("the transaction on the replaced primary ends").isNotNull();
+            assertThat(aborted.getErrorCode()).isEqualTo(1213);
+            assertThat(aborted.getSQLState()).isEqualTo("40001");
+            assertThat(aborted.getMessage()).contains("rolled back").contains("primary became " + r1.address());
+            connection.rollback();
+            connection.setAutoCommit(true);
+            assertThat(serverId(connection)).as("the session stays usable, on the new primary").isEqualTo(r1.serverId());
+        }
+        assertThat(primary.queryString("SELECT COUNT(*) FROM live.t")).as("nothing of the ended transaction committed").isEqualTo("0");
+        AdminApi.Response now = admin.get("/api/v1/topology");
+        var restored = (com.fasterxml.jackson.databind.node.ObjectNode) now.json().get("document");
+        var shard = (com.fasterxml.jackson.databind.node.ObjectNode) restored.get("shards").get(0);
+        shard.put("primary", primary.address());
+        shard.putArray("replicas").add(r1.address());
+        assertThat(admin.send("PUT", "/api/v1/topology", restored.toString(), now.json().get("version").asLong()).status())
+                .isEqualTo(200);
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.executeUpdate("INSERT INTO live.t VALUES (3)");
+        }
+        assertThat(primary.queryString("SELECT COUNT(*) FROM live.t")).isEqualTo("1");
+    }
 }
