@@ -227,10 +227,11 @@ class ClusterTopologyIT {
         for (int race = 0; race < 5; race++) {
             long current = admins.get(0).get("/api/v1/topology").json().get("version").asLong();
             int lag = 7000 + race;
+            int wait = 400 + race;
             CompletableFuture<AdminApi.Response> first = CompletableFuture.supplyAsync(() -> admins.get(0).send("PATCH",
                     "/api/v1/routing", "{\"max_replica_lag_ms\": " + lag + "}", current));
             CompletableFuture<AdminApi.Response> second = CompletableFuture.supplyAsync(() -> admins.get(1).send("PATCH",
-                    "/api/v1/routing", "{\"causal_wait_ms\": " + (400 + race) + "}", current));
+                    "/api/v1/routing", "{\"causal_wait_ms\": " + wait + "}", current));
             List<AdminApi.Response> responses = List.of(first.join(), second.join());
             assertThat(responses).extracting(AdminApi.Response::status).as(responses.toString()).containsExactlyInAnyOrder(200, 409);
             AdminApi.Response lost = responses.stream().filter(response -> response.status() == 409).findFirst().orElseThrow();

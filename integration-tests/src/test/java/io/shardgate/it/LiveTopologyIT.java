@@ -224,7 +224,7 @@ class LiveTopologyIT {
 
             SQLException aborted = org.assertj.core.api.Assertions.catchThrowableOfType(SQLException.class,
                     () -> statement.executeUpdate("INSERT INTO live.t VALUES (2)"));
-            assertThat(aborted).as("the transaction on the replaced primary ends").isNotNull();
+            assertThat((Object) aborted).as("the transaction on the replaced primary ends").isNotNull();
             assertThat(aborted.getErrorCode()).isEqualTo(1213);
             assertThat(aborted.getSQLState()).isEqualTo("40001");
             assertThat(aborted.getMessage()).contains("rolled back").contains("primary became " + r1.address());

@@ -51,8 +51,14 @@ public final class EngineHealth implements AutoCloseable {
                           EngineCapabilities capabilities, HealthMonitor monitor) {
     }
 
-    private final List<Backend> backends;
+    /** Replaced whole (copy on write) when a topology change adds or removes a replica. */
+    private volatile List<Backend> backends;
     private final DdlValidator ddlValidator;
+    /** What a replica added later needs: the account, the health settings, the adapters; and the registry its gauges go to. */
+    private ShardgateConfig config;
+    private StorageAdapters adapters;
+    private MeterRegistry registry;
+
     private final List<EngineMetric> metrics;
     private final ObjectMapper json = new ObjectMapper();
 
@@ -83,7 +89,48 @@ public final class EngineHealth implements AutoCloseable {
             backends.forEach(backend -> backend.monitor().close());
             throw e;
         }
-        return new EngineHealth(backends, new DdlValidator(adapters), adapters.metrics());
+        EngineHealth health = new EngineHealth(backends, new DdlValidator(adapters), adapters.metrics());
+        health.config = config;
+        health.adapters = adapters;
+        return health;
+    }
+
+    /**
+     * A topology change added a replica of {@code shard} at {@code address}: its health is probed from now on, on a loop
+     * of its own, and reported like the others (its capabilities are not probed: the change must not wait for it).
+     */
+    public synchronized void addReplica(String shard, io.shardgate.storage.Engine engine, HostPort address) {
+        if (config == null || backends.stream().anyMatch(known -> known.address().equals(address.toString()))) {
+            return;
+        }
+        BackendEndpoint endpoint = new BackendEndpoint(shard, "replica", engine, address.host(), address.port(),
+                config.backendUser().name(), config.backendUser().password());
+        HealthMonitor monitor = new HealthMonitor(endpoint, adapters.forEngine(engine),
+                HealthSettings.defaults().withHistoryListThreshold(config.health().historyListThreshold()), false, report -> { });
+        Backend backend = new Backend(shard, "replica", address.toString(), engine, null, monitor);
+        monitor.start(); // a loop of its own: the shared loops take checks only before they start
+        List<Backend> next = new ArrayList<>(backends);
+        next.add(backend);
+        backends = List.copyOf(next);
+        if (registry != null) {
+            register(registry, backend);
+        }
+    }
+
+    /**
+     * A topology change removed the replica at {@code address}: its health is no longer probed or reported (waits for a
+     * probe in flight on a loop of its own).
+     */
+    public void removeReplica(String address) {
+        List<Backend> gone = new ArrayList<>();
+        synchronized (this) {
+            List<Backend> next = new ArrayList<>();
+            for (Backend backend : backends) {
+                (backend.role().equals("replica") && backend.address().equals(address) ? gone : next).add(backend);
+            }
+            backends = List.copyOf(next);
+        }
+        gone.forEach(backend -> backend.monitor().close());
     }
 
     private static void start(ShardgateConfig config, ShardConfig shard, CapabilityProbe probe, StorageAdapters adapters,
@@ -161,8 +208,15 @@ public final class EngineHealth implements AutoCloseable {
     }
 
     /** Engine gauges per backend, one for each metric the storage adapters declare, under their stable names. */
-    public void registerMetrics(MeterRegistry registry) {
+    public synchronized void registerMetrics(MeterRegistry registry) {
+        this.registry = registry;
         for (Backend backend : backends) {
+            register(registry, backend);
+        }
+    }
+
+    private void register(MeterRegistry registry, Backend backend) {
+        {
             for (EngineMetric metric : metrics) {
                 Gauge.builder(metric.metricName(), backend.monitor(), monitor -> monitor.current().metric(metric))
                         .tag("shard", backend.shard()).tag("role", backend.role()).tag("address", backend.address())

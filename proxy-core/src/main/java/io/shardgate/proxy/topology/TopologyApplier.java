@@ -133,6 +133,8 @@ public final class TopologyApplier {
                     monitor.addReplica(replica.server());
                     factory.forget(replica.server().address()); // gauges a removed replica at this address left
                     factory.registerReplica(backends, replica);
+                    backends.health().ifPresent(health -> health.addReplica(shard.name(), shard.engine(),
+                            replica.pool().target().address()));
                 }
             }
             replaced = backends.replace(new ReplicaSet(replicas, states, monitor));
@@ -152,6 +154,8 @@ public final class TopologyApplier {
                 if (current.find(replica.server().address()) == null) {
                     factory.forget(replica.server().address());
                     factory.registerReplica(backends, replica);
+                    backends.health().ifPresent(health -> health.addReplica(shard.name(), shard.engine(),
+                            replica.pool().target().address()));
                 }
             }
             if (replaced.monitor() != null) {
@@ -171,6 +175,7 @@ public final class TopologyApplier {
             if (!replicas.contains(gone)) {
                 drains.start(gone.pool(), drainTimeout, () -> {
                     if (backends.replicaSet().find(gone.server().address()) == null) {
+                        backends.health().ifPresent(health -> drains.closeLater(() -> health.removeReplica(gone.server().address())));
                         factory.forget(gone.server().address());
                     }
                 });
