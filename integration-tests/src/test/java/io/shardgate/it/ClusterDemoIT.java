@@ -2,13 +2,8 @@ package io.shardgate.it;
 
 import org.junit.jupiter.api.Test;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -36,48 +31,24 @@ class ClusterDemoIT {
 
     @Test
     void twoProxiesFollowOneTopologyInALocalEtcd() throws Exception {
-        ProcessBuilder builder = new ProcessBuilder(JarProxy.HOME.resolve("shardgate").toString(), "demo", "--cluster", "--port", "0",
-                "--admin-port", "0").redirectErrorStream(true);
-        builder.environment().put("SHARDGATE_JAR", JarProxy.JAR.toString());
-        builder.environment().put("SHARDGATE_TOOLS_JAR", JarProxy.HOME.resolve("tools/target/shardgate-tools.jar").toString());
-        Process demo = builder.start();
-        List<String> lines = new ArrayList<>();
-        CompletableFuture<Boolean> ready = new CompletableFuture<>();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(demo.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                    synchronized (lines) {
-                        lines.add(line);
-                    }
-                    if (line.startsWith("Ready.")) {
-                        ready.complete(true);
-                    }
-                }
-            } catch (IOException ignored) {
-                // The process ended.
-            }
-            ready.complete(false);
-        }, "cluster-demo-output");
-        reader.start();
+        DemoProcess demo = DemoProcess.start(List.of("--cluster", "--port", "0", "--admin-port", "0"));
         try {
-            boolean started = ready.get(180, TimeUnit.SECONDS);
+            boolean started = demo.awaitReady(180);
             int[] ports = new int[2];
             int[] adminPorts = new int[2];
             String spare = null;
-            synchronized (lines) {
-                assertThat(started).as("demo --cluster printed Ready; output:\n" + String.join("\n", lines)).isTrue();
-                for (String line : lines) {
-                    Matcher proxy = PROXY.matcher(line);
-                    if (proxy.find()) {
-                        int i = proxy.group(1).equals("proxy-a") ? 0 : 1;
-                        ports[i] = Integer.parseInt(proxy.group(2));
-                        adminPorts[i] = Integer.parseInt(proxy.group(3));
-                    }
-                    Matcher add = SPARE.matcher(line);
-                    if (add.find()) {
-                        spare = add.group(1);
-                    }
+            List<String> lines = demo.lines();
+            assertThat(started).as("demo --cluster printed Ready; output:\n" + String.join("\n", lines)).isTrue();
+            for (String line : lines) {
+                Matcher proxy = PROXY.matcher(line);
+                if (proxy.find()) {
+                    int i = proxy.group(1).equals("proxy-a") ? 0 : 1;
+                    ports[i] = Integer.parseInt(proxy.group(2));
+                    adminPorts[i] = Integer.parseInt(proxy.group(3));
+                }
+                Matcher add = SPARE.matcher(line);
+                if (add.find()) {
+                    spare = add.group(1);
                 }
             }
             assertThat(ports).doesNotContain(0);
@@ -97,13 +68,8 @@ class ClusterDemoIT {
             assertThat(shown).as("proxy-b serves the replica added through proxy-a").contains(spare + "\tserving");
             assertThat(shown).contains("\tOK\t");
         } finally {
-            Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(demo.pid())).start();
-            assertThat(kill.waitFor()).isZero();
-            assertThat(demo.waitFor(90, TimeUnit.SECONDS)).as("demo --cluster exits after SIGTERM").isTrue();
-            reader.join(10_000);
+            assertThat(demo.stop("TERM")).as("demo --cluster exits after SIGTERM").isTrue();
         }
-        synchronized (lines) {
-            assertThat(lines).anyMatch(line -> line.startsWith("Demo stopped"));
-        }
+        assertThat(demo.lines()).anyMatch(line -> line.startsWith("Demo stopped"));
     }
 }

@@ -27,7 +27,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -135,23 +134,6 @@ class ClusterTopologyIT {
                 ProxyFixture.USER, ProxyFixture.PASSWORD);
     }
 
-    private static int serverId(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery("SELECT @@server_id")) {
-            assertThat(rows.next()).isTrue();
-            return rows.getInt(1);
-        }
-    }
-
-    private static void await(String what, Duration timeout, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("timed out after " + timeout + " waiting until " + what);
-            }
-            Thread.onSpinWait();
-        }
-    }
-
     private long appliedVersion(int proxy) {
         return admins.get(proxy).get("/api/v1/topology").json().get("applied_version").asLong();
     }
@@ -163,13 +145,13 @@ class ClusterTopologyIT {
         for (int i = 0; i < PROXIES; i++) {
             readers.add(connect(i));
         }
-        assertThat(serverId(readers.get(0))).as("SELECT @@server_id reads the default shard, s0").isIn(
+        assertThat(Await.serverId(readers.get(0))).as("SELECT @@server_id reads the default shard, s0").isIn(
                 topology.shard("s0").primary().serverId(), r1.serverId());
         // The first change of a proxy's life loads and compiles the apply path in three JVMs at once (about 1 s on this
         // 2-core machine): it is timed and printed, and the 50 changes after it are the measurement.
         long coldStart = System.nanoTime();
         admins.get(0).addReplica("s0", r2.address());
-        await("the first change serves reads through every proxy", Duration.ofSeconds(10), () -> {
+        Await.until("the first change serves reads through every proxy", Duration.ofSeconds(10), () -> {
             try {
                 return serverIdSeen(readers, r2.serverId());
             } catch (SQLException e) {
@@ -191,7 +173,7 @@ class ClusterTopologyIT {
                 assertThat(System.nanoTime() - deadline).as("change %d serves reads through every proxy within 10 s", change)
                         .isNegative();
                 for (int i = 0; i < PROXIES; i++) {
-                    seen[i] |= serverId(readers.get(i)) == r2.serverId();
+                    seen[i] |= Await.serverId(readers.get(i)) == r2.serverId();
                 }
             }
             served[change] = (System.nanoTime() - start) / 1_000_000;
@@ -210,7 +192,7 @@ class ClusterTopologyIT {
                 + " p99 %d ms, max %d ms; serving reads through all 3 p50 %d ms, p99 %d ms, max %d ms%n",
                 applied[24], applied[49], applied[49], served[24], served[49], served[49]);
         long last = admins.get(0).addReplica("s0", r2.address());
-        await("every proxy registers version " + last, Duration.ofSeconds(5), () -> {
+        Await.until("every proxy registers version " + last, Duration.ofSeconds(5), () -> {
             var proxiesNow = admins.get(2).get("/api/v1/topology").json().get("proxies");
             return proxiesNow.size() == PROXIES && java.util.stream.StreamSupport.stream(proxiesNow.spliterator(), false)
                     .allMatch(proxy -> proxy.get("version").asLong() == last);
@@ -246,7 +228,7 @@ class ClusterTopologyIT {
         for (Connection reader : readers) {
             boolean seen = false;
             for (int i = 0; i < 20 && !seen; i++) {
-                seen = serverId(reader) == id;
+                seen = Await.serverId(reader) == id;
             }
             if (!seen) {
                 return false;
@@ -268,9 +250,9 @@ class ClusterTopologyIT {
     @Order(3)
     void aReplicaDrainedUnderLoadFinishesItsStatementAndGetsNoMoreReads() throws Exception {
         admins.get(0).state(r1.address(), "draining");
-        await("s0's reads go to r2 through every proxy", Duration.ofSeconds(10), () -> {
+        Await.until("s0's reads go to r2 through every proxy", Duration.ofSeconds(10), () -> {
             try (Connection a = connect(0); Connection b = connect(1); Connection c = connect(2)) {
-                return serverId(a) == r2.serverId() && serverId(b) == r2.serverId() && serverId(c) == r2.serverId();
+                return Await.serverId(a) == r2.serverId() && Await.serverId(b) == r2.serverId() && Await.serverId(c) == r2.serverId();
             } catch (SQLException e) {
                 throw new AssertionError(e);
             }
@@ -286,17 +268,17 @@ class ClusterTopologyIT {
                 throw new AssertionError(e);
             }
         });
-        await("the sleep runs on r2", Duration.ofSeconds(5), () -> r2.queryString(
+        Await.until("the sleep runs on r2", Duration.ofSeconds(5), () -> r2.queryString(
                 "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE 'SELECT SLEEP(5)%'").equals("1"));
         long drained = admins.get(2).state(r2.address(), "draining");
-        await("every proxy applied the drain", Duration.ofSeconds(2), () -> appliedVersion(0) >= drained
+        Await.until("every proxy applied the drain", Duration.ofSeconds(2), () -> appliedVersion(0) >= drained
                 && appliedVersion(1) >= drained && appliedVersion(2) >= drained);
         Set<Integer> landed = new HashSet<>();
         long until = System.nanoTime() + Duration.ofSeconds(3).toNanos();
         while (System.nanoTime() - until < 0) {
             for (int i = 0; i < PROXIES; i++) {
                 try (Connection connection = connect(i)) {
-                    landed.add(serverId(connection));
+                    landed.add(Await.serverId(connection));
                 }
             }
             assertThat(r2.queryString("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE 'SELECT c FROM sbtest1%'"))
@@ -314,13 +296,13 @@ class ClusterTopologyIT {
     @Order(4)
     void theEtcdLeaderKilledUnderLoadCostsNoQuery() throws Exception {
         CompletableFuture<Cli.Result> load = load(List.of(0, 1, 2), 8);
-        await("sysbench runs", Duration.ofSeconds(10), () -> r1.queryString(
+        Await.until("sysbench runs", Duration.ofSeconds(10), () -> r1.queryString(
                 "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE 'SELECT c FROM sbtest1%'").compareTo("0") >= 0);
         int leader = etcd.leader();
         etcd.kill(leader);
         assertNoErrors(load.get());
         long version = retryingChange(() -> admins.get(1).send("PATCH", "/api/v1/routing", "{\"max_replica_lag_ms\": 9000}", -1));
-        await("the change after the new election reaches every proxy", Duration.ofSeconds(2),
+        Await.until("the change after the new election reaches every proxy", Duration.ofSeconds(2),
                 () -> appliedVersion(0) >= version && appliedVersion(1) >= version && appliedVersion(2) >= version);
         etcd.restart(leader);
         etcd.awaitHealthy(Duration.ofSeconds(20));
@@ -347,7 +329,7 @@ class ClusterTopologyIT {
         double upMedian = pointSelectMedianMicros(0);
         etcd.stopAll();
         long stoppedAt = System.nanoTime();
-        await("every proxy reports DEGRADED", Duration.ofSeconds(10), () -> admins.stream().allMatch(admin -> admin.health().contains("DEGRADED")));
+        Await.until("every proxy reports DEGRADED", Duration.ofSeconds(10), () -> admins.stream().allMatch(admin -> admin.health().contains("DEGRADED")));
         AdminApi.Response refused = admins.get(0).send("PUT", "/api/v1/backends/" + r1.address() + "/state", "{\"state\": \"draining\"}", -1);
         assertThat(refused.status()).isEqualTo(503);
         assertThat(refused.json().get("error").asText()).contains("etcd").contains(etcd.endpoints().get(0)).contains("refused");
@@ -368,16 +350,16 @@ class ClusterTopologyIT {
         assertThat(appliedVersion(2)).as("the restarted proxy serves its local copy").isEqualTo(before);
         assertThat(admins.get(2).health()).contains("DEGRADED");
         try (Connection connection = connect(2)) {
-            assertThat(serverId(connection)).isIn(topology.shard("s0").primary().serverId(), r1.serverId(), r2.serverId());
+            assertThat(Await.serverId(connection)).isIn(topology.shard("s0").primary().serverId(), r1.serverId(), r2.serverId());
         }
-        await("etcd has been down for 60 s", Duration.ofSeconds(70), () -> System.nanoTime() - stoppedAt >= Duration.ofSeconds(60).toNanos()
+        Await.until("etcd has been down for 60 s", Duration.ofSeconds(70), () -> System.nanoTime() - stoppedAt >= Duration.ofSeconds(60).toNanos()
                 && admins.get(1).health().contains("DEGRADED"));
         etcd.startAll();
         etcd.awaitHealthy(Duration.ofSeconds(30));
-        await("every proxy is OK again", Duration.ofSeconds(15), () -> admins.stream().noneMatch(admin -> admin.health().contains("DEGRADED")));
+        Await.until("every proxy is OK again", Duration.ofSeconds(15), () -> admins.stream().noneMatch(admin -> admin.health().contains("DEGRADED")));
         long start = System.nanoTime();
         long version = retryingChange(() -> admins.get(0).send("PATCH", "/api/v1/routing", "{\"max_replica_lag_ms\": 8000}", -1));
-        await("the change reaches every proxy within 1 s", Duration.ofSeconds(1),
+        Await.until("the change reaches every proxy within 1 s", Duration.ofSeconds(1),
                 () -> appliedVersion(0) >= version && appliedVersion(1) >= version && appliedVersion(2) >= version);
         System.out.printf("[cluster-topology] after the outage, a change reached all 3 proxies in %d ms%n",
                 (System.nanoTime() - start) / 1_000_000);

@@ -37,7 +37,6 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -168,14 +167,14 @@ class EtcdTopologyStoreIT {
             written.add(new StoredTopology(version, doc));
         }
         long last = version;
-        await("the watcher sees version " + last, Duration.ofSeconds(10),
+        Await.until("the watcher sees version " + last, Duration.ofSeconds(10),
                 () -> !seen.isEmpty() && seen.get(seen.size() - 1).version() == last);
         assertThat(seen).containsExactlyElementsOf(written);
         assertThat(threads).as("one thread").containsOnly(threads.get(0));
 
         List<StoredTopology> fromZero = new CopyOnWriteArrayList<>();
         watcher.watch(0, fromZero::add);
-        await("a watch from 0 delivers the newest", Duration.ofSeconds(10),
+        Await.until("a watch from 0 delivers the newest", Duration.ofSeconds(10),
                 () -> !fromZero.isEmpty() && fromZero.get(fromZero.size() - 1).version() == last);
         assertThat(fromZero).as("in order, no repeats").isSortedAccordingTo((x, y) -> Long.compare(x.version(), y.version()))
                 .doesNotHaveDuplicates();
@@ -203,7 +202,7 @@ class EtcdTopologyStoreIT {
         long died = System.nanoTime();
         EtcdStoreCrash.die(proxyB);
         assertThat(observer.registrations()).as("still there until the lease expires").containsExactly(b);
-        await("the registration of a dead proxy expires", Duration.ofSeconds(10), () -> observer.registrations().isEmpty());
+        Await.until("the registration of a dead proxy expires", Duration.ofSeconds(10), () -> observer.registrations().isEmpty());
         System.out.printf("EtcdTopologyStoreIT: a dead proxy's registration (lease %d s) gone after %d ms%n",
                 LEASE.toSeconds(), (System.nanoTime() - died) / 1_000_000);
     }
@@ -217,7 +216,7 @@ class EtcdTopologyStoreIT {
         List<StoredTopology> seen = new CopyOnWriteArrayList<>();
         watcher.watch(0, seen::add);
         long first = version;
-        await("the watcher sees the first version", Duration.ofSeconds(10),
+        Await.until("the watcher sees the first version", Duration.ofSeconds(10),
                 () -> !seen.isEmpty() && seen.get(seen.size() - 1).version() == first);
 
         int leader = etcd.leader();
@@ -237,7 +236,7 @@ class EtcdTopologyStoreIT {
         long resumedMillis = (System.nanoTime() - killed) / 1_000_000;
         assertThat(after).isInstanceOf(TopologyWrite.Written.class);
         long written = ((TopologyWrite.Written) after).version();
-        await("the watcher sees the write after the kill", Duration.ofSeconds(10),
+        Await.until("the watcher sees the write after the kill", Duration.ofSeconds(10),
                 () -> seen.get(seen.size() - 1).version() == written);
         System.out.printf("EtcdTopologyStoreIT: leader etcd%d killed; a write succeeded after %d ms (%d failed tries), "
                 + "new leader etcd%d%n", leader, resumedMillis, failures, etcd.leader());
@@ -246,7 +245,7 @@ class EtcdTopologyStoreIT {
         etcd.restart(leader);
         etcd.awaitHealthy(Duration.ofSeconds(15));
         long third = ((TopologyWrite.Written) writer.compareAndSet(written, "{\"rejoined\":true}")).version();
-        await("the watcher sees the write after the rejoin", Duration.ofSeconds(10),
+        Await.until("the watcher sees the write after the rejoin", Duration.ofSeconds(10),
                 () -> seen.get(seen.size() - 1).version() == third);
     }
 
@@ -267,7 +266,7 @@ class EtcdTopologyStoreIT {
         etcd.stopAll();
         long stopped = System.nanoTime();
         long stopAllMillis = (stopped - stopping) / 1_000_000;
-        await("available() turns false within 2 dial timeouts", DIAL.multipliedBy(2).plusMillis(500),
+        Await.until("available() turns false within 2 dial timeouts", DIAL.multipliedBy(2).plusMillis(500),
                 () -> !store.available());
         long unavailableMillis = (System.nanoTime() - stopped) / 1_000_000;
         long callStarted = System.nanoTime();
@@ -285,14 +284,14 @@ class EtcdTopologyStoreIT {
         etcd.startAll();
         long restarted = System.nanoTime();
         long startAllMillis = (restarted - restarting) / 1_000_000;
-        await("available() again", Duration.ofSeconds(10), store::available);
+        Await.until("available() again", Duration.ofSeconds(10), store::available);
         long availableMillis = (System.nanoTime() - restarted) / 1_000_000;
         EtcdTopologyStore other = store();
         long next = ((TopologyWrite.Written) other.compareAndSet(version, "{\"outage\":\"over\"}")).version();
-        await("the watcher gets the write made after the outage", Duration.ofSeconds(10),
+        Await.until("the watcher gets the write made after the outage", Duration.ofSeconds(10),
                 () -> !seen.isEmpty() && seen.get(seen.size() - 1).version() == next);
         assertThat(seen).containsExactly(new StoredTopology(next, "{\"outage\":\"over\"}"));
-        await("the registration refused during the outage is made once etcd is back", Duration.ofSeconds(10),
+        Await.until("the registration refused during the outage is made once etcd is back", Duration.ofSeconds(10),
                 () -> other.registrations().contains(proxy.withVersion(99)));
         System.out.printf("EtcdTopologyStoreIT: all members stopped (in %d ms): unavailable %d ms later, two calls failed "
                 + "in %d ms; started again (healthy in %d ms): available %d ms later%n", stopAllMillis, unavailableMillis,
@@ -313,12 +312,12 @@ class EtcdTopologyStoreIT {
         List<StoredTopology> seen = new CopyOnWriteArrayList<>();
         watcher.watch(first, seen::add);
         long newest = version;
-        await("the watcher gets the newest version although its start was compacted", Duration.ofSeconds(10),
+        Await.until("the watcher gets the newest version although its start was compacted", Duration.ofSeconds(10),
                 () -> !seen.isEmpty() && seen.get(seen.size() - 1).version() == newest);
         assertThat(seen).as("the versions in between are gone with the compaction")
                 .containsExactly(new StoredTopology(newest, "{\"c\":5}"));
         long next = ((TopologyWrite.Written) writer.compareAndSet(newest, "{\"c\":6}")).version();
-        await("the watcher goes on after the compaction", Duration.ofSeconds(10),
+        Await.until("the watcher goes on after the compaction", Duration.ofSeconds(10),
                 () -> seen.get(seen.size() - 1).version() == next);
         assertThat(seen).extracting(StoredTopology::version).containsExactly(newest, next);
     }
@@ -337,7 +336,7 @@ class EtcdTopologyStoreIT {
         long revoked = System.nanoTime();
         gateway("/v3/lease/revoke", "{\"ID\":\"" + lease + "\"}");
         assertThat(observer.registrations()).as("gone with its lease").isEmpty();
-        await("the proxy registers again under a new lease", Duration.ofSeconds(10),
+        Await.until("the proxy registers again under a new lease", Duration.ofSeconds(10),
                 () -> observer.registrations().contains(registration));
         assertThat(lease(key)).isNotZero().isNotEqualTo(lease);
         System.out.printf("EtcdTopologyStoreIT: a revoked lease was replaced after %d ms%n",
@@ -366,18 +365,4 @@ class EtcdTopologyStoreIT {
         return response.body();
     }
 
-    private static void await(String what, Duration timeout, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + timeout.toMillis() + " ms: " + what);
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted waiting for: " + what, e);
-            }
-        }
-    }
 }

@@ -2,9 +2,7 @@ package io.shardgate.it;
 
 import org.junit.jupiter.api.Test;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -88,32 +86,9 @@ class LauncherIT {
 
     private void demoOnce(String signal) throws Exception {
         // Free ports, so a demo someone is running on 3307 does not get in the way.
-        ProcessBuilder builder = new ProcessBuilder(HOME.resolve("shardgate").toString(), "demo", "--port", "0",
-                "--admin-port", "0")
-                .redirectErrorStream(true);
-        builder.environment().put("SHARDGATE_JAR", JAR.toString());
-        builder.environment().put("SHARDGATE_TOOLS_JAR", TOOLS_JAR.toString());
-        Process demo = builder.start();
-        List<String> lines = new ArrayList<>();
-        CompletableFuture<Boolean> ready = new CompletableFuture<>();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(demo.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                    synchronized (lines) {
-                        lines.add(line);
-                    }
-                    if (line.startsWith("Ready.")) {
-                        ready.complete(true);
-                    }
-                }
-            } catch (IOException ignored) {
-                // The process ended.
-            }
-            ready.complete(false);
-        }, "demo-output");
-        reader.start();
-        boolean started = ready.get(120, TimeUnit.SECONDS);
+        DemoProcess demo = DemoProcess.start(List.of("--port", "0", "--admin-port", "0"));
+        boolean started = demo.awaitReady(120);
+        List<String> lines = demo.lines();
         List<Long> pids = new ArrayList<>();
         String topologyDir = null;
         synchronized (lines) {
@@ -159,13 +134,8 @@ class LauncherIT {
             assertThat(commandLine(pid)).contains("mariadbd").contains(topologyDir);
         }
 
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(demo.pid())).start();
-        assertThat(kill.waitFor()).isZero();
-        assertThat(demo.waitFor(90, TimeUnit.SECONDS)).as("demo exits after SIG" + signal).isTrue();
-        reader.join(10_000);
-        synchronized (lines) {
-            assertThat(lines).anyMatch(line -> line.startsWith("Demo stopped"));
-        }
+        assertThat(demo.stop(signal)).as("demo exits after SIG" + signal).isTrue();
+        assertThat(demo.lines()).anyMatch(line -> line.startsWith("Demo stopped"));
         for (long pid : pids) {
             assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
                     .as("mariadbd pid " + pid + " is gone").isFalse();

@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -75,32 +74,15 @@ class LiveTopologyIT {
                 ProxyFixture.USER, ProxyFixture.PASSWORD);
     }
 
-    private static int serverId(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery("SELECT @@server_id")) {
-            assertThat(rows.next()).isTrue();
-            return rows.getInt(1);
-        }
-    }
-
     /** The servers {@code reads} reads land on: on two connections, as a pool of clients would send them. */
     private Set<Integer> readsLandOn(int reads) throws SQLException {
         Set<Integer> seen = new HashSet<>();
         try (Connection one = connect(); Connection two = connect()) {
             for (int i = 0; i < reads; i++) {
-                seen.add(serverId(i % 2 == 0 ? one : two));
+                seen.add(Await.serverId(i % 2 == 0 ? one : two));
             }
         }
         return seen;
-    }
-
-    private static void await(String what, Duration timeout, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("timed out after " + timeout + " waiting until " + what);
-            }
-            Thread.onSpinWait();
-        }
     }
 
     private boolean landsOn(int serverId) {
@@ -117,7 +99,7 @@ class LiveTopologyIT {
         assertThat(readsLandOn(20)).doesNotContain(r2.serverId());
         long version = admin.addReplica("s0", r2.address());
         assertThat(version).isEqualTo(2);
-        await("reads reach the added replica", Duration.ofSeconds(20), () -> landsOn(r2.serverId()));
+        Await.until("reads reach the added replica", Duration.ofSeconds(20), () -> landsOn(r2.serverId()));
         AdminApi.Response topologyNow = admin.get("/api/v1/topology");
         assertThat(topologyNow.status()).isEqualTo(200);
         assertThat(topologyNow.json().get("version").asLong()).isEqualTo(2);
@@ -141,7 +123,7 @@ class LiveTopologyIT {
     @Order(2)
     void aDrainedReplicaFinishesItsStatementAndGetsNoMoreReads() throws Exception {
         admin.state(r1.address(), "draining");
-        await("every read lands on r2", Duration.ofSeconds(10), () -> {
+        Await.until("every read lands on r2", Duration.ofSeconds(10), () -> {
             try {
                 return readsLandOn(10).equals(Set.of(r2.serverId()));
             } catch (SQLException e) {
@@ -158,7 +140,7 @@ class LiveTopologyIT {
                 throw new AssertionError(e);
             }
         });
-        await("the sleep runs on r2", Duration.ofSeconds(5), () -> r2.queryString(
+        Await.until("the sleep runs on r2", Duration.ofSeconds(5), () -> r2.queryString(
                 "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE 'SELECT SLEEP(5)%'").equals("1"));
         long drained = admin.state(r2.address(), "draining");
         assertThat(drained).isEqualTo(4);
@@ -166,7 +148,7 @@ class LiveTopologyIT {
         assertThat(sleeping.get()).as("the statement in flight on the drained replica completes").containsExactly(0, r2.serverId());
         sleeper.close();
         admin.state(r1.address(), "serving");
-        await("reads return to r1", Duration.ofSeconds(10), () -> landsOn(r1.serverId()));
+        Await.until("reads return to r1", Duration.ofSeconds(10), () -> landsOn(r1.serverId()));
         assertThat(readsLandOn(20)).doesNotContain(r2.serverId());
     }
 
@@ -209,7 +191,7 @@ class LiveTopologyIT {
     @Order(5)
     void aReplacedPrimaryEndsTheTransactionsOnItWithARetryableError() throws Exception {
         primary.execute("CREATE DATABASE IF NOT EXISTS live", "CREATE TABLE IF NOT EXISTS live.t (id INT PRIMARY KEY)");
-        await("r1 has the table", Duration.ofSeconds(10), () -> r1.queryString(
+        Await.until("r1 has the table", Duration.ofSeconds(10), () -> r1.queryString(
                 "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'live'").equals("1"));
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             connection.setAutoCommit(false);
@@ -230,7 +212,7 @@ class LiveTopologyIT {
             assertThat(aborted.getMessage()).contains("rolled back").contains("primary became " + r1.address());
             connection.rollback();
             connection.setAutoCommit(true);
-            assertThat(serverId(connection)).as("the session stays usable, on the new primary").isEqualTo(r1.serverId());
+            assertThat(Await.serverId(connection)).as("the session stays usable, on the new primary").isEqualTo(r1.serverId());
         }
         assertThat(primary.queryString("SELECT COUNT(*) FROM live.t")).as("nothing of the ended transaction committed").isEqualTo("0");
         AdminApi.Response now = admin.get("/api/v1/topology");

@@ -95,13 +95,6 @@ final class ClusterDemo {
         out.println(admin + "add-replica s0 " + spare.address() + "   # the spare replica, not in the topology yet");
         out.println(admin + "drain " + spare.address());
         out.println("  SHOW SHARDGATE TOPOLOGY;   -- through either proxy");
-        out.println("Ready. Press Ctrl-C to stop.");
-        out.flush();
-        try {
-            stopped.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return 0;
+        return DemoCommand.readyUntilStopped(out, stopped);
     }
 }

@@ -103,6 +103,11 @@ public final class DemoCommand {
                 + proxy[0].adminPort() + " (token change-me)");
         out.println("Connect: mariadb -h127.0.0.1 -P" + proxy[0].port() + " -uapp -papp shop");
         printTryThis(out);
+        return DemoCommand.readyUntilStopped(out, stopped);
+    }
+
+    /** Says the demo is ready and waits until its shutdown hook has stopped everything; the exit status. */
+    static int readyUntilStopped(PrintStream out, CountDownLatch stopped) {
         out.println("Ready. Press Ctrl-C to stop.");
         out.flush();
         try {
