@@ -54,7 +54,9 @@ class ClusterTopologyIT {
     @BeforeAll
     void start() throws Exception {
         etcd = EtcdCluster.start(3);
-        topology = Topology.start(TopologySpec.builder().shard("s0", Engine.INNODB, 2).shard("s1", Engine.INNODB, 1).build());
+        // s2 is not in the proxies' config: a test adds it live, owning no keys yet.
+        topology = Topology.start(TopologySpec.builder().shard("s0", Engine.INNODB, 2).shard("s1", Engine.INNODB, 1)
+                .shard("s2", Engine.INNODB, 0).build());
         r1 = topology.shard("s0").replica(0);
         r2 = topology.shard("s0").replica(1);
         for (String shard : List.of("s0", "s1")) {
@@ -248,6 +250,32 @@ class ClusterTopologyIT {
 
     @Test
     @Order(3)
+    void aShardThatOwnsNoKeysYetJoinsEveryProxyLive() throws Exception {
+        String s2 = topology.shard("s2").primary().address();
+        long version = admins.get(1).change("POST", "/api/v1/shards", "{\"name\": \"s2\", \"primary\": \"" + s2
+                + "\", \"engine\": \"innodb\"}");
+        Await.until("every proxy applied the new shard", Duration.ofSeconds(5),
+                () -> appliedVersion(0) >= version && appliedVersion(1) >= version && appliedVersion(2) >= version);
+        for (int i = 0; i < PROXIES; i++) {
+            try (Connection connection = connect(i); Statement statement = connection.createStatement()) {
+                Set<String> backends = new HashSet<>();
+                try (ResultSet rows = statement.executeQuery("SHOW SHARDGATE BACKENDS")) {
+                    while (rows.next()) {
+                        backends.add(rows.getString("shard") + " " + rows.getString("role") + " " + rows.getString("address"));
+                    }
+                }
+                assertThat(backends).as("proxy %d's backends", i).contains("s2 primary " + s2);
+                try (ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM sbtest1")) {
+                    assertThat(rows.next()).isTrue();
+                    assertThat(rows.getLong(1)).as("a scatter read does not reach the shard that owns no keys").isEqualTo(2000);
+                }
+            }
+        }
+        assertThat(admins.get(2).get("/shards").body()).as("its health is probed").contains(s2);
+    }
+
+    @Test
+    @Order(4)
     void aReplicaDrainedUnderLoadFinishesItsStatementAndGetsNoMoreReads() throws Exception {
         admins.get(0).state(r1.address(), "draining");
         Await.until("s0's reads go to r2 through every proxy", Duration.ofSeconds(10), () -> {
@@ -293,7 +321,7 @@ class ClusterTopologyIT {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void theEtcdLeaderKilledUnderLoadCostsNoQuery() throws Exception {
         CompletableFuture<Cli.Result> load = load(List.of(0, 1, 2), 8);
         Await.until("sysbench runs", Duration.ofSeconds(10), () -> r1.queryString(
@@ -322,7 +350,7 @@ class ClusterTopologyIT {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void allOfEtcdStoppedForAMinuteUnderLoadCostsNoQuery() throws Exception {
         long before = appliedVersion(0);
         CompletableFuture<Cli.Result> load = load(List.of(0, 1), 75);

@@ -145,7 +145,8 @@ public final class ShardgateProxy implements AutoCloseable {
             List<ShardConfig> served = config.sharding().isPresent() ? config.shards() : List.of(config.shards().get(0));
             EngineHealth health = EngineHealth.start(config, served, adapters, monitoring);
             health.registerMetrics(registry);
-            List<ShardBackends> all = new ArrayList<>();
+            // A shard added live joins it, so the proxy closes its backends too.
+            List<ShardBackends> all = new java.util.concurrent.CopyOnWriteArrayList<>();
             for (ShardConfig shard : served) {
                 ShardBackends shardBackends = backends(config, shard, factory, health, monitoring);
                 all.add(shardBackends);
@@ -159,6 +160,13 @@ public final class ShardgateProxy implements AutoCloseable {
             TopologyMetrics.register(registry, live);
             ShardBackends backends = all.get(0);
             BackendReport report = new BackendReport(all);
+            if (config.sharding().isPresent()) {
+                applier.onNewShard(shard -> {
+                    ShardBackends added = addedShard(config, shard, factory, health, report);
+                    all.add(added);
+                    return added;
+                });
+            }
             Optional<ShardingRuntime> sharding = config.sharding().map(schema -> ShardingRuntime.start(config, schema, all, live.routing()));
             Map<String, UserConfig> users = new LinkedHashMap<>();
             config.users().forEach(user -> users.put(user.name(), user));
@@ -208,6 +216,29 @@ public final class ShardgateProxy implements AutoCloseable {
             monitor.start(server -> monitoring.loop(server.host(), server.port()));
         }
         return new ShardBackends(shard.name(), primary, replicas, monitor, health);
+    }
+
+    /**
+     * The backends of a shard a topology change added (it owns no keys yet): its pools, a lag monitor on loops of its own,
+     * its health probed, and all of it in the reports.
+     */
+    private static ShardBackends addedShard(ShardgateConfig config, ShardConfig shard, BackendFactory factory, EngineHealth health,
+                                            BackendReport report) {
+        BackendPool primary = factory.primary(shard.name(), shard.primary());
+        List<ReplicaBackend> replicas = new ArrayList<>();
+        shard.replicas().forEach(address -> replicas.add(factory.replica(shard.name(), address)));
+        ReplicaLagMonitor monitor = replicas.isEmpty() ? null : factory.monitor(shard.name(), shard.primary(), replicas, config.routing());
+        if (monitor != null) {
+            monitor.start();
+        }
+        ShardBackends backends = new ShardBackends(shard.name(), primary, replicas, monitor, health);
+        health.addBackend(shard.name(), "primary", shard.engine(), shard.primary());
+        for (ReplicaBackend replica : replicas) {
+            factory.registerReplica(backends, replica);
+            health.addReplica(shard.name(), shard.engine(), replica.pool().target().address());
+        }
+        report.add(backends);
+        return backends;
     }
 
     /** The admin API's JSON endpoints; {@code /api/v1/schema} (the tables' columns per shard) in a sharded deployment. */

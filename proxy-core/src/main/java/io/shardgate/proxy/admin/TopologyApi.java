@@ -22,7 +22,7 @@ import static java.util.Objects.requireNonNull;
  * DELETE /api/v1/shards/{shard}/replicas/{address}
  * PUT    /api/v1/backends/{address}/state          {"state": "serving" | "draining" | "offline"}
  * PATCH  /api/v1/routing                           keys of the routing section
- * POST   /api/v1/shards                            {"name", "primary", "replicas", "engine"}, empty key range
+ * POST   /api/v1/shards                            {"name", "primary", "replicas", "engine"}: key_range none
  * </pre>
  * Every write takes an optional {@code If-Match} (the version it was made to) and records its actor.
  */
@@ -102,7 +102,7 @@ public final class TopologyApi implements AdminRoutes {
                     shard.put("engine", body.path("engine").asText("innodb"));
                     shard.put("primary", body.get("primary").asText());
                     shard.set("replicas", body.has("replicas") ? body.get("replicas") : mapper.createArrayNode());
-                    shard.put("key_range", "");
+                    shard.put("key_range", io.shardgate.proxy.config.ShardConfig.NO_KEYS);
                 }));
     }
 

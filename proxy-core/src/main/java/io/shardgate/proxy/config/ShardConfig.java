@@ -25,6 +25,17 @@ public record ShardConfig(String name, Engine engine, HostPort primary, List<Hos
         SEMI_SYNC
     }
 
+    /**
+     * The key range of a shard that owns no keys yet ({@code key_range: none}): it is connected to, monitored and
+     * reported, but no statement is routed to it until resharding gives it a range.
+     */
+    public static final String NO_KEYS = "none";
+
+    /** False for a shard with {@code key_range: none}. */
+    public boolean ownsKeys() {
+        return !keyRange.equals(NO_KEYS);
+    }
+
     public ShardConfig(String name, Engine engine, HostPort primary, List<HostPort> replicas) {
         this(name, engine, primary, replicas, "", Durability.ASYNC);
     }

@@ -35,15 +35,19 @@ final class ShardingConfigParser {
     }
 
     static Optional<ShardingSchema> parse(ConfigNode schemasNode, ConfigNode shardsNode, List<ShardConfig> shards) {
-        boolean anyRange = shards.stream().anyMatch(shard -> !shard.keyRange().isEmpty());
+        boolean anyRange = shards.stream().anyMatch(shard -> !shard.keyRange().isEmpty() && shard.ownsKeys());
         if (schemasNode.isMissing() && !anyRange) {
             return Optional.empty();
         }
         List<Shard> routerShards = new ArrayList<>();
         List<ConfigNode> shardNodes = shardsNode.elements();
+        long owning = shards.stream().filter(ShardConfig::ownsKeys).count();
         for (int i = 0; i < shards.size(); i++) {
             ShardConfig shard = shards.get(i);
-            String range = shard.keyRange().isEmpty() && shards.size() == 1 ? "-" : shard.keyRange();
+            if (!shard.ownsKeys()) {
+                continue; // key_range: none: the router routes nothing to it until resharding gives it a range
+            }
+            String range = shard.keyRange().isEmpty() && owning == 1 ? "-" : shard.keyRange();
             if (range.isEmpty()) {
                 throw shardNodes.get(i).get("key_range").error("required when there is more than one shard and sharding is configured");
             }

@@ -11,11 +11,17 @@ import java.util.List;
 
 /** The backends' roles, lag, state and load, for SHOW SHARDGATE BACKENDS and the admin API. */
 public final class BackendReport {
+    /** A shard added live joins the list (copy on write). */
     private final List<ShardBackends> shards;
     private final ObjectMapper json = new ObjectMapper();
 
     public BackendReport(List<ShardBackends> shards) {
-        this.shards = List.copyOf(shards);
+        this.shards = new java.util.concurrent.CopyOnWriteArrayList<>(shards);
+    }
+
+    /** A topology change added {@code shard}: it is reported from now on. */
+    public void add(ShardBackends shard) {
+        shards.add(shard);
     }
 
     public List<BackendRow> rows() {

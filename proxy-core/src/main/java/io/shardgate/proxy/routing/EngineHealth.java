@@ -99,15 +99,20 @@ public final class EngineHealth implements AutoCloseable {
      * A topology change added a replica of {@code shard} at {@code address}: its health is probed from now on, on a loop
      * of its own, and reported like the others (its capabilities are not probed: the change must not wait for it).
      */
-    public synchronized void addReplica(String shard, io.shardgate.storage.Engine engine, HostPort address) {
+    public void addReplica(String shard, io.shardgate.storage.Engine engine, HostPort address) {
+        addBackend(shard, "replica", engine, address);
+    }
+
+    /** {@link #addReplica}, for a backend of either role (the primary of a shard added live too). */
+    public synchronized void addBackend(String shard, String role, io.shardgate.storage.Engine engine, HostPort address) {
         if (config == null || backends.stream().anyMatch(known -> known.address().equals(address.toString()))) {
             return;
         }
-        BackendEndpoint endpoint = new BackendEndpoint(shard, "replica", engine, address.host(), address.port(),
+        BackendEndpoint endpoint = new BackendEndpoint(shard, role, engine, address.host(), address.port(),
                 config.backendUser().name(), config.backendUser().password());
         HealthMonitor monitor = new HealthMonitor(endpoint, adapters.forEngine(engine),
                 HealthSettings.defaults().withHistoryListThreshold(config.health().historyListThreshold()), false, report -> { });
-        Backend backend = new Backend(shard, "replica", address.toString(), engine, null, monitor);
+        Backend backend = new Backend(shard, role, address.toString(), engine, null, monitor);
         monitor.start(); // a loop of its own: the shared loops take checks only before they start
         List<Backend> next = new ArrayList<>(backends);
         next.add(backend);

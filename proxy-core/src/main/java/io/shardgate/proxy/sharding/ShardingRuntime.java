@@ -120,7 +120,7 @@ public final class ShardingRuntime implements AutoCloseable {
         String sql = "SELECT COALESCE(MAX(`" + sequence.column().replace("`", "``") + "`), 0) FROM `" + logical.replace("`", "``")
                 + "`.`" + sequence.table().replace("`", "``") + "`";
         long max = 0;
-        for (String shard : controlPlane.shards()) {
+        for (String shard : schema.shardNames()) { // a shard that owns no keys yet holds no rows
             DataSource source = controlPlane.dataSource(shard);
             try (Connection connection = source.getConnection(); Statement statement = connection.createStatement();
                  ResultSet rows = statement.executeQuery(sql)) {

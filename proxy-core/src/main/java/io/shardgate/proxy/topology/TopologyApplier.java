@@ -40,6 +40,7 @@ public final class TopologyApplier {
     private final Duration drainTimeout;
     private final ConfigLoader loader;
     private final LongConsumer onApplied;
+    private java.util.function.Function<ShardConfig, ShardBackends> newShard = shard -> null;
 
     /** {@code onApplied}: told each version applied (the proxy's registration follows it). */
     public TopologyApplier(LiveTopology live, List<ShardBackends> shards, BackendFactory factory, Drains drains,
@@ -53,6 +54,14 @@ public final class TopologyApplier {
         this.drainTimeout = requireNonNull(drainTimeout, "drainTimeout is null");
         this.loader = requireNonNull(loader, "loader is null");
         this.onApplied = requireNonNull(onApplied, "onApplied is null");
+    }
+
+    /**
+     * How a shard added live gets its backends (null: not served here, as in a deployment without sharding, where only
+     * the first shard serves).
+     */
+    public void onNewShard(java.util.function.Function<ShardConfig, ShardBackends> backendsOf) {
+        this.newShard = requireNonNull(backendsOf, "backendsOf is null");
     }
 
     /** Validates {@code json} as a successor of the version this proxy serves; throws ConfigException naming the problem. */
@@ -95,6 +104,13 @@ public final class TopologyApplier {
             ShardBackends backends = shards.get(shard.name());
             if (backends != null) {
                 applyShard(shard, next, backends, stored.version());
+            } else if (live.applied().document().shard(shard.name()).isEmpty()) {
+                ShardBackends added = newShard.apply(shard);
+                if (added != null) {
+                    shards.put(shard.name(), added);
+                    applyShard(shard, next, added, stored.version());
+                    LOG.log(System.Logger.Level.INFO, "shard " + shard.name() + " added (it owns no keys yet)");
+                }
             }
         }
         live.applied(stored.version(), next);

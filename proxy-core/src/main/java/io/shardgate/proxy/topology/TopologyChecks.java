@@ -8,9 +8,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What a running proxy cannot apply from one version to the next: changes to the set of shards, to a
- * shard's engine, key range or durability, and to the sharded schemas (resharding moves data; it has
- * its own path). Replicas, primaries, backend states and routing settings change live.
+ * What a running proxy cannot apply from one version to the next: shards removed, renamed or reordered,
+ * a shard added with keys, changes to a shard's engine, key range or durability, and to the sharded
+ * schemas (resharding moves data; it has its own path). Replicas, primaries, backend states, routing
+ * settings and new shards that own no keys yet ({@code key_range: none}) change live.
  */
 public final class TopologyChecks {
     private TopologyChecks() {
@@ -21,9 +22,15 @@ public final class TopologyChecks {
         List<String> problems = new ArrayList<>();
         List<String> before = current.shards().stream().map(ShardConfig::name).toList();
         List<String> after = next.shards().stream().map(ShardConfig::name).toList();
-        if (!before.equals(after)) {
+        if (after.size() < before.size() || !after.subList(0, before.size()).equals(before)) {
             problems.add("the shards change from " + before + " to " + after
-                    + ": a running proxy does not add, remove, rename or reorder shards");
+                    + ": a running proxy does not remove, rename or reorder shards (it adds them at the end)");
+        }
+        for (ShardConfig shard : next.shards()) {
+            if (current.shard(shard.name()).isEmpty() && shard.ownsKeys()) {
+                problems.add("shards." + shard.name() + " is new with key_range '" + shard.keyRange() + "': a shard joins with"
+                        + " key_range: none, and resharding gives it keys");
+            }
         }
         for (ShardConfig shard : next.shards()) {
             Optional<ShardConfig> old = current.shard(shard.name());

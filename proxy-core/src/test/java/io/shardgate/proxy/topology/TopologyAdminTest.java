@@ -160,11 +160,33 @@ class TopologyAdminTest {
         Reply duplicate = admin.change("a", "add", -1, tree -> TopologyEdits.addReplica(tree, "s0", "127.0.0.1:24002"));
         assertThat(duplicate.status()).isEqualTo(400);
 
-        Reply newShard = admin.replace("a", 1, config.topology().document().tree().deepCopy()
-                .withArray("shards").addObject().put("name", "s1").put("primary", "127.0.0.1:24009").toString());
+        com.fasterxml.jackson.databind.node.ObjectNode withKeys = config.topology().document().tree().deepCopy();
+        withKeys.withArray("shards").addObject().put("name", "s1").put("primary", "127.0.0.1:24009").put("key_range", "80-");
+        Reply newShard = admin.replace("a", 1, withKeys.toString());
         assertThat(newShard.status()).isEqualTo(400);
+        assertThat(json(newShard).get("error").asText()).contains("key_range");
+        com.fasterxml.jackson.databind.node.ObjectNode renamed = config.topology().document().tree().deepCopy();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) renamed.withArray("shards").get(0)).put("name", "s9");
+        assertThat(admin.replace("a", 1, renamed.toString()).status()).as("a shard renamed").isEqualTo(400);
         assertThat(store.read().version()).as("nothing refused was written").isEqualTo(1);
         assertThat(live.version()).isEqualTo(1);
+    }
+
+    @Test
+    void aShardThatOwnsNoKeysYetJoinsLive() throws Exception {
+        ShardgateConfig config = loader.parse(CONFIG);
+        LiveTopology live = new LiveTopology(config.topology().version(), config.topology().document(), "file");
+        TopologyAdmin admin = admin(config, live);
+        Reply added = admin.change("ops", "added shard s1", -1, tree -> tree.withArray("shards").addObject().put("name", "s1")
+                .put("primary", "127.0.0.1:24010").put("key_range", "none"));
+        assertThat(added.status()).as(added.json()).isEqualTo(200);
+        assertThat(live.applied().document().shards()).extracting(io.shardgate.proxy.config.ShardConfig::name).containsExactly("s0", "s1");
+        assertThat(live.applied().document().shard("s1").orElseThrow().ownsKeys()).isFalse();
+        assertThat(live.applied().document().sharding()).as("the router sees no shard that owns no keys").isEmpty();
+        Reply keys = admin.change("ops", "give s1 keys", -1, tree -> ((com.fasterxml.jackson.databind.node.ObjectNode)
+                tree.withArray("shards").get(1)).put("key_range", "80-"));
+        assertThat(keys.status()).isEqualTo(400);
+        assertThat(json(keys).get("error").asText()).contains("key_range");
     }
 
     @Test
@@ -228,5 +250,25 @@ class TopologyAdminTest {
         assertThat(TopologyMetrics.healthDetail(live)).contains("topology version 2 refused");
         assertThat(applier.apply(new StoredTopology(1, config.topology().document().json()))).as("not newer").isFalse();
         assertThat(served).isEmpty();
+    }
+
+    @Test
+    void inAShardedTopologyANewShardMustJoinWithoutKeys() {
+        String sharded = CONFIG.replace("    replicas: [127.0.0.1:24002]\n", "    replicas: [127.0.0.1:24002]\n    key_range: \"-\"\n");
+        TopologyDocument current = loader.parse(sharded).topology().document();
+        com.fasterxml.jackson.databind.node.ObjectNode withKeys = current.tree().deepCopy();
+        withKeys.withArray("shards").addObject().put("name", "s1").put("primary", "127.0.0.1:24009").put("key_range", "80-");
+        assertThatThrownBy(() -> TopologyChecks.problems(current, loader.topology(withKeys.toString())))
+                .as("overlapping ranges are invalid on their own").isInstanceOf(ConfigException.class);
+        com.fasterxml.jackson.databind.node.ObjectNode noKeys = current.tree().deepCopy();
+        noKeys.withArray("shards").addObject().put("name", "s1").put("primary", "127.0.0.1:24009").put("key_range", "none");
+        assertThat(TopologyChecks.problems(current, loader.topology(noKeys.toString()))).isEmpty();
+        TopologyDocument joined = loader.topology(noKeys.toString());
+        assertThat(joined.sharding().orElseThrow().shardNames()).containsExactly("s0");
+        com.fasterxml.jackson.databind.node.ObjectNode given = noKeys.deepCopy();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) given.withArray("shards").get(1)).put("key_range", "80-");
+        ((com.fasterxml.jackson.databind.node.ObjectNode) given.withArray("shards").get(0)).put("key_range", "-80");
+        assertThat(TopologyChecks.problems(joined, loader.topology(given.toString()))).as("keys come with resharding")
+                .anyMatch(problem -> problem.contains("shards.s1.key_range changes"));
     }
 }
