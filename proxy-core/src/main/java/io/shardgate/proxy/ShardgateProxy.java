@@ -168,6 +168,7 @@ public final class ShardgateProxy implements AutoCloseable {
                 });
             }
             Optional<ShardingRuntime> sharding = config.sharding().map(schema -> ShardingRuntime.start(config, schema, all, live.routing()));
+            sharding.ifPresent(runtime -> applier.onPrimaryChange(runtime::primaryChanged));
             Map<String, UserConfig> users = new LinkedHashMap<>();
             config.users().forEach(user -> users.put(user.name(), user));
             SecureRandom random = new SecureRandom();

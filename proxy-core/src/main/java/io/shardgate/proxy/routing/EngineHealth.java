@@ -127,11 +127,16 @@ public final class EngineHealth implements AutoCloseable {
      * probe in flight on a loop of its own).
      */
     public void removeReplica(String address) {
+        removeBackend("replica", address);
+    }
+
+    /** {@link #removeReplica}, for a backend of either role (a replaced primary too). */
+    public void removeBackend(String role, String address) {
         List<Backend> gone = new ArrayList<>();
         synchronized (this) {
             List<Backend> next = new ArrayList<>();
             for (Backend backend : backends) {
-                (backend.role().equals("replica") && backend.address().equals(address) ? gone : next).add(backend);
+                (backend.role().equals(role) && backend.address().equals(address) ? gone : next).add(backend);
             }
             backends = List.copyOf(next);
         }

@@ -26,6 +26,7 @@ public final class ControlPlane implements AutoCloseable {
     static final long CONNECT_TIMEOUT_MILLIS = 5_000;
 
     private final Map<String, HostPort> primaries;
+    private final Map<String, PrimaryDataSource> sources = new LinkedHashMap<>();
     private final List<String> shards;
     private final String user;
     private final String password;
@@ -34,7 +35,7 @@ public final class ControlPlane implements AutoCloseable {
 
     /** {@code primaries}: shard name to its primary's address, in config order. */
     public ControlPlane(Map<String, HostPort> primaries, String user, String password) {
-        this.primaries = Map.copyOf(requireNonNull(primaries, "primaries is null"));
+        this.primaries = new LinkedHashMap<>(requireNonNull(primaries, "primaries is null"));
         this.user = requireNonNull(user, "user is null");
         this.password = requireNonNull(password, "password is null");
         this.shards = List.copyOf(primaries.keySet());
@@ -54,9 +55,17 @@ public final class ControlPlane implements AutoCloseable {
         return shards;
     }
 
-    /** The pool for {@code shard}'s primary; opens it on first use. */
+    /**
+     * The connections to {@code shard}'s primary: the pool opens on first use, and follows the primary when a topology
+     * change replaces it ({@link #replacePrimary}).
+     */
     public synchronized DataSource dataSource(String shard) {
         requireNonNull(shard, "shard is null");
+        pool(shard);
+        return sources.computeIfAbsent(shard, name -> new PrimaryDataSource(() -> pool(name)));
+    }
+
+    private synchronized HikariDataSource pool(String shard) {
         if (closed) {
             throw new IllegalStateException("control plane is closed");
         }
@@ -66,6 +75,24 @@ public final class ControlPlane implements AutoCloseable {
                     + String.join(", ", shards) + ")");
         }
         return pools.computeIfAbsent(shard, name -> new HikariDataSource(config(name, primary)));
+    }
+
+    /**
+     * A topology change made {@code primary} the primary of {@code shard}: the next connection goes there; the old pool
+     * closes (its connections in use finish first, as HikariCP closes them when they come back).
+     */
+    public void replacePrimary(String shard, HostPort primary) {
+        HikariDataSource old;
+        synchronized (this) {
+            if (!primaries.containsKey(shard)) {
+                return; // a shard added live: the control plane does not use it
+            }
+            primaries.put(shard, requireNonNull(primary, "primary is null"));
+            old = pools.remove(shard);
+        }
+        if (old != null) {
+            old.close();
+        }
     }
 
     private HikariConfig config(String shard, HostPort primary) {

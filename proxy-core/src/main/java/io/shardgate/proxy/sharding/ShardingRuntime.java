@@ -91,6 +91,11 @@ public final class ShardingRuntime implements AutoCloseable {
         }
     }
 
+    /** A topology change replaced {@code shard}'s primary: sequences, XA decisions and recovery follow it. */
+    public void primaryChanged(String shard, io.shardgate.proxy.config.HostPort primary) {
+        controlPlane.replacePrimary(shard, primary);
+    }
+
     public ShardedDeployment deployment() {
         return deployment;
     }

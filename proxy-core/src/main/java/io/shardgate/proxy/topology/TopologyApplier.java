@@ -41,6 +41,7 @@ public final class TopologyApplier {
     private final ConfigLoader loader;
     private final LongConsumer onApplied;
     private java.util.function.Function<ShardConfig, ShardBackends> newShard = shard -> null;
+    private java.util.function.BiConsumer<String, HostPort> primaryChanged = (shard, primary) -> { };
 
     /** {@code onApplied}: told each version applied (the proxy's registration follows it). */
     public TopologyApplier(LiveTopology live, List<ShardBackends> shards, BackendFactory factory, Drains drains,
@@ -62,6 +63,11 @@ public final class TopologyApplier {
      */
     public void onNewShard(java.util.function.Function<ShardConfig, ShardBackends> backendsOf) {
         this.newShard = requireNonNull(backendsOf, "backendsOf is null");
+    }
+
+    /** Who else follows a shard's primary (the sharded deployment's control plane). */
+    public void onPrimaryChange(java.util.function.BiConsumer<String, HostPort> listener) {
+        this.primaryChanged = requireNonNull(listener, "listener is null");
     }
 
     /** Validates {@code json} as a successor of the version this proxy serves; throws ConfigException naming the problem. */
@@ -124,6 +130,12 @@ public final class TopologyApplier {
         boolean newPrimary = !primary.target().address().equals(shard.primary());
         if (newPrimary) {
             BackendPool previous = backends.replacePrimary(factory.primary(shard.name(), shard.primary()));
+            primaryChanged.accept(shard.name(), shard.primary());
+            backends.health().ifPresent(health -> {
+                health.removeBackend("replica", shard.primary().toString()); // a promoted replica is probed as the primary now
+                health.addBackend(shard.name(), "primary", shard.engine(), shard.primary());
+                drains.closeLater(() -> health.removeBackend("primary", previous.target().address().toString()));
+            });
             previous.closeAll("the shard's primary became " + shard.primary() + " in topology version " + version);
             factory.forget(previous.target().address().toString());
             LOG.log(System.Logger.Level.WARNING, "shard " + shard.name() + ": primary " + previous.target().address() + " replaced by "
