@@ -287,17 +287,7 @@ class ClusterTopologyIT {
         });
         CompletableFuture<Cli.Result> load = load(List.of(0, 1, 2), 12);
         Connection sleeper = connect(1);
-        CompletableFuture<List<Integer>> sleeping = CompletableFuture.supplyAsync(() -> {
-            try (Statement statement = sleeper.createStatement();
-                 ResultSet rows = statement.executeQuery("SELECT SLEEP(5), @@server_id")) {
-                assertThat(rows.next()).isTrue();
-                return List.of(rows.getInt(1), rows.getInt(2));
-            } catch (SQLException e) {
-                throw new AssertionError(e);
-            }
-        });
-        Await.until("the sleep runs on r2", Duration.ofSeconds(5), () -> r2.queryString(
-                "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE 'SELECT SLEEP(5)%'").equals("1"));
+        CompletableFuture<List<Integer>> sleeping = Await.sleepOn(sleeper, r2);
         long drained = admins.get(2).state(r2.address(), "draining");
         Await.until("every proxy applied the drain", Duration.ofSeconds(2), () -> appliedVersion(0) >= drained
                 && appliedVersion(1) >= drained && appliedVersion(2) >= drained);

@@ -131,17 +131,7 @@ class LiveTopologyIT {
             }
         });
         Connection sleeper = connect();
-        CompletableFuture<List<Integer>> sleeping = CompletableFuture.supplyAsync(() -> {
-            try (Statement statement = sleeper.createStatement();
-                 ResultSet rows = statement.executeQuery("SELECT SLEEP(5), @@server_id")) {
-                assertThat(rows.next()).isTrue();
-                return List.of(rows.getInt(1), rows.getInt(2));
-            } catch (SQLException e) {
-                throw new AssertionError(e);
-            }
-        });
-        Await.until("the sleep runs on r2", Duration.ofSeconds(5), () -> r2.queryString(
-                "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE 'SELECT SLEEP(5)%'").equals("1"));
+        CompletableFuture<List<Integer>> sleeping = Await.sleepOn(sleeper, r2);
         long drained = admin.state(r2.address(), "draining");
         assertThat(drained).isEqualTo(4);
         assertThat(readsLandOn(20)).as("after the change applied, no read reaches a draining replica").containsOnly(primary.serverId());

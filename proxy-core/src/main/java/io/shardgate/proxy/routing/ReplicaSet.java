@@ -34,7 +34,8 @@ public record ReplicaSet(List<ReplicaBackend> replicas, Map<String, BackendState
     }
 
     public BackendState state(ReplicaBackend replica) {
-        return states.getOrDefault(replica.server().address(), BackendState.SERVING);
+        // Read per replica per routed read: no address string is built while every replica serves (the usual case).
+        return states.isEmpty() ? BackendState.SERVING : states.getOrDefault(replica.server().address(), BackendState.SERVING);
     }
 
     /** The replica's lag as last measured; UNKNOWN (infinitely stale) for one its monitor does not poll. */

@@ -147,7 +147,9 @@ public final class TopologyApplier {
         for (HostPort address : shard.replicas()) {
             ReplicaBackend kept = current.find(address.toString());
             replicas.add(kept != null ? kept : factory.replica(shard.name(), address));
-            states.put(address.toString(), next.state(address));
+            if (next.state(address) != BackendState.SERVING) {
+                states.put(address.toString(), next.state(address));
+            }
         }
         boolean sameMembers = !newPrimary && replicas.equals(current.replicas());
         ReplicaSet replaced;
@@ -191,7 +193,7 @@ public final class TopologyApplier {
             }
         }
         for (ReplicaBackend replica : replicas) {
-            BackendState state = states.get(replica.server().address());
+            BackendState state = states.getOrDefault(replica.server().address(), BackendState.SERVING);
             boolean wasServing = replaced.find(replica.server().address()) == null || replaced.state(replica) == BackendState.SERVING;
             if (state == BackendState.SERVING && replica.pool().retired()) {
                 drains.cancel(replica.pool());
