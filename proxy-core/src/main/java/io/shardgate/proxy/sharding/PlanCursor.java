@@ -33,10 +33,10 @@ import java.util.function.Consumer;
  * with the cursor until it is read to its end or closed (COM_STMT_RESET, COM_STMT_CLOSE, a new execute of the
  * statement, the session's end or reset, an error), when they go back to their pools.
  *
- * <p>Inside a transaction the cursor reads from the transaction's branch connections: while it is open, another
- * statement on one of those shards is refused ({@link ShardTransaction#branch}), and when the transaction ends
- * (COMMIT, ROLLBACK, a DDL's implicit commit) the cursor ends with it: a later fetch answers 1421, where MariaDB,
- * which materialises a cursor's result at execute, would go on.
+ * <p>Inside a transaction the cursor's rows are read whole at execute (up to {@code limits.max_buffered_rows}, else
+ * ERR 1038), as MariaDB materialises a cursor's result: the transaction's branch connections are free again for the
+ * session's next statement, which a cursor still reading from them would block. When the transaction ends (COMMIT,
+ * ROLLBACK, a DDL's implicit commit) the cursor ends with it: a later fetch answers 1421.
  *
  * <p>Opening, fetching and closing run on the deployment's plan workers, one at a time (this object's lock).
  */
@@ -72,6 +72,9 @@ public final class PlanCursor {
 
         /** How many shards the statement ran on so far. */
         int shardsTouched();
+
+        /** The most rows a cursor inside a transaction holds ({@code limits.max_buffered_rows}). */
+        long maxBufferedRows();
     }
 
     private final int statementId;
@@ -83,6 +86,8 @@ public final class PlanCursor {
     private List<ColumnDefinition> columns;
     /** The row read at open and not sent yet. */
     private Row first;
+    /** Inside a transaction: the rest of the rows, read at open. */
+    private final java.util.ArrayDeque<Row> materialised = new java.util.ArrayDeque<>();
     /** The plan's stream has ended and its shard results are released: what is left is the last fetch's LAST_ROW_SENT. */
     private boolean ended;
     private Completion completion = Completion.NONE;
@@ -145,6 +150,8 @@ public final class PlanCursor {
             first = root.next();
             if (first == null) {
                 end();
+            } else if (transaction >= 0) {
+                materialise();
             }
             // Described as MariaDB describes a cursor's materialised rows; the rows are encoded by the plan's own types.
             new ResultWriter(out, true).cursorHeader(shards.cursorDefinitions(columns), shards.status() | ServerStatus.CURSOR_EXISTS);
@@ -170,6 +177,9 @@ public final class PlanCursor {
             while (sent < rows) {
                 Row row = first;
                 first = null;
+                if (row == null) {
+                    row = materialised.poll();
+                }
                 if (row == null && !ended) {
                     row = root.next();
                 }
@@ -193,6 +203,19 @@ public final class PlanCursor {
     synchronized void closeNow() {
         closed = true;
         release(false);
+    }
+
+    /** Reads the rest of the rows now, so the transaction's branch connections serve the session's next statement. */
+    private void materialise() {
+        long limit = shards.maxBufferedRows();
+        Row row;
+        while ((row = root.next()) != null) {
+            if (materialised.size() + 1 > limit) {
+                throw ErrorCode.BUFFER_LIMIT.exception(limit, "a cursor inside a transaction reads its rows at execute");
+            }
+            materialised.add(row);
+        }
+        end();
     }
 
     /** The plan's stream ended: its shard results are released now, so their connections go back before the last fetch. */
@@ -299,6 +322,11 @@ public final class PlanCursor {
         @Override
         public int shardsTouched() {
             return cursor.shardsTouched();
+        }
+
+        @Override
+        public long maxBufferedRows() {
+            return deployment.maxBufferedRows();
         }
     }
 }

@@ -145,17 +145,43 @@ class PlanCursorTest {
     }
 
     @Test
-    void aCursorOpenedInATransactionEndsWithIt() {
+    void aCursorOpenedInATransactionIsReadAtExecuteAndEndsWithIt() {
         shards.transaction = 3;
         PlanCursor cursor = open(20, true);
         Packets.received(client);
+        assertThat(shards.released).as("read whole at execute: the branch connections serve the next statement")
+                .containsExactly(true);
         assertThat(fetch(cursor, 2)).hasSize(3);
 
         shards.transaction = -1; // COMMIT: its transaction ended
         assertThat(failure(cursor.fetch(2, out(true)))).isInstanceOfSatisfying(ShardgateException.class,
                 e -> assertThat(e.code()).isEqualTo(ErrorCode.NO_OPEN_CURSOR));
         assertThat(Packets.received(client)).isEmpty();
-        assertThat(shards.released).containsExactly(false);
+        assertThat(shards.released).containsExactly(true);
+    }
+
+    @Test
+    void aCursorInATransactionServesEveryRowFromWhatItReadAtExecute() {
+        shards.transaction = 3;
+        PlanCursor cursor = open(20, true);
+        Packets.received(client);
+        int rows = 0;
+        List<String> batch;
+        do {
+            batch = fetch(cursor, 6);
+            rows += batch.size() - 1;
+        } while (!cursor.isClosed());
+        assertThat(rows).isEqualTo(20);
+    }
+
+    @Test
+    void aCursorInATransactionHoldsAtMostTheBufferedRowsLimit() {
+        shards.transaction = 3;
+        shards.maxBufferedRows = 5;
+        shards.stream = new NumberedRows(20);
+        Throwable error = failure(new PlanCursor(9, shards, Runnable::run).open(out(true)));
+        assertThat(error).isInstanceOfSatisfying(ShardgateException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BUFFER_LIMIT));
+        assertThat(shards.released).containsExactly(true);
     }
 
     @Test
@@ -185,6 +211,7 @@ class PlanCursorTest {
     private static final class FakeShards implements PlanCursor.Shards {
         NumberedRows stream;
         long transaction = -1;
+        long maxBufferedRows = Long.MAX_VALUE;
         final List<Boolean> released = new ArrayList<>();
         final List<RuntimeException> failures = new ArrayList<>();
 
@@ -226,6 +253,11 @@ class PlanCursorTest {
         @Override
         public int shardsTouched() {
             return 2;
+        }
+
+        @Override
+        public long maxBufferedRows() {
+            return maxBufferedRows;
         }
     }
 
