@@ -60,11 +60,6 @@ public final class Drains implements AutoCloseable {
                 TimeUnit.MILLISECONDS));
     }
 
-    /** True while {@code pool} drains. */
-    public boolean draining(BackendPool pool) {
-        return running.containsKey(pool);
-    }
-
     /** The pool serves again: its drain stops, connections given back are kept. */
     public void cancel(BackendPool pool) {
         ScheduledFuture<?> drain = running.remove(pool);

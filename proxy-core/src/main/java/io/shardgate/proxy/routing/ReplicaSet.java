@@ -18,8 +18,6 @@ import static java.util.Objects.requireNonNull;
  * one, so a read that took this set chooses among exactly these.
  */
 public record ReplicaSet(List<ReplicaBackend> replicas, Map<String, BackendState> states, ReplicaLagMonitor monitor) {
-    public static final ReplicaSet NONE = new ReplicaSet(List.of(), Map.of(), null);
-
     public ReplicaSet {
         replicas = List.copyOf(requireNonNull(replicas, "replicas is null"));
         states = Map.copyOf(requireNonNull(states, "states is null"));
@@ -40,11 +38,11 @@ public record ReplicaSet(List<ReplicaBackend> replicas, Map<String, BackendState
 
     /** The replica's lag as last measured; UNKNOWN (infinitely stale) for one its monitor does not poll. */
     public ReplicaLag lag(ReplicaBackend replica) {
-        if (monitor != null && monitor.replicas().contains(replica.server())) {
+        if (monitor != null) {
             try {
                 return monitor.status(replica.server());
-            } catch (IllegalArgumentException removedMeanwhile) {
-                // A topology change stopped measuring it between the two calls.
+            } catch (IllegalArgumentException notMeasured) {
+                // Only in the moment a topology change stops measuring a replica this set still names.
             }
         }
         return new ReplicaLag("", replica.server(), ReplicaState.UNKNOWN, OptionalLong.empty(), MariaDbGtidPosition.empty(),
