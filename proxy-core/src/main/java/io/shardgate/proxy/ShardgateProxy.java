@@ -53,6 +53,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import io.shardgate.proxy.sharding.SchemaReport;
+import io.shardgate.proxy.sharding.CutoverHolds;
 import io.shardgate.proxy.sharding.ShardingRuntime;
 import java.util.Map;
 import java.util.Optional;
@@ -160,15 +161,17 @@ public final class ShardgateProxy implements AutoCloseable {
             TopologyMetrics.register(registry, live);
             ShardBackends backends = all.get(0);
             BackendReport report = new BackendReport(all);
-            if (config.sharding().isPresent()) {
+            Optional<ShardingRuntime> sharding = config.sharding().map(schema -> ShardingRuntime.start(config, schema, all, live.routing()));
+            sharding.ifPresent(runtime -> {
                 applier.onNewShard(shard -> {
                     ShardBackends added = addedShard(config, shard, factory, health, report);
                     all.add(added);
+                    runtime.shardAdded(shard, added);
                     return added;
                 });
-            }
-            Optional<ShardingRuntime> sharding = config.sharding().map(schema -> ShardingRuntime.start(config, schema, all, live.routing()));
-            sharding.ifPresent(runtime -> applier.onPrimaryChange(runtime::primaryChanged));
+                applier.onPrimaryChange(runtime::primaryChanged);
+                applier.onCutover(new CutoverHolds(runtime.deployment(), topology::holdsDrained, System::currentTimeMillis));
+            });
             Map<String, UserConfig> users = new LinkedHashMap<>();
             config.users().forEach(user -> users.put(user.name(), user));
             SecureRandom random = new SecureRandom();

@@ -30,9 +30,13 @@ import static java.util.Objects.requireNonNull;
  * more workers than client sessions.
  */
 public final class ShardedDeployment implements AutoCloseable {
-    private final ShardingSchema schema;
-    private final PlanCache plans;
+    /** The shard map and its plans, swapped whole when a cutover gives keys to other shards. */
+    private record ShardMap(ShardingSchema schema, PlanCache plans) {
+    }
+
+    private volatile ShardMap map;
     private final Map<String, ShardBackends> shards;
+    private final WriteHolds holds;
     private final SequenceSource sequences;
     private final TransactionsConfig transactions;
     private final java.util.function.Supplier<RoutingConfig> routing;
@@ -55,10 +59,10 @@ public final class ShardedDeployment implements AutoCloseable {
                       java.util.function.Supplier<RoutingConfig> routing, long maxBufferedRows,
                       int maxSessions, SchemaTracker columns) {
         this.collations = collations;
-        this.schema = requireNonNull(schema, "schema is null");
+        requireNonNull(schema, "schema is null");
         this.columns = requireNonNull(columns, "columns is null");
-        this.plans = new PlanCache(new Planner(schema, columns), 4096);
-        columns.onChange(plans::invalidate);
+        this.map = new ShardMap(schema, new PlanCache(new Planner(schema, columns), 4096));
+        columns.onChange(() -> map.plans().invalidate());
         Map<String, ShardBackends> byName = new LinkedHashMap<>();
         for (ShardBackends shard : shards) {
             byName.put(shard.shard(), shard);
@@ -68,7 +72,8 @@ public final class ShardedDeployment implements AutoCloseable {
                 throw new IllegalArgumentException("the sharding schema names shard " + name + ", which has no backends");
             }
         }
-        this.shards = Map.copyOf(byName);
+        this.shards = new java.util.concurrent.ConcurrentHashMap<>(byName);
+        this.holds = new WriteHolds(Math.max(1, maxSessions), System::currentTimeMillis);
         this.sequences = requireNonNull(sequences, "sequences is null");
         this.xa = requireNonNull(xa, "xa is null");
         this.transactions = requireNonNull(transactions, "transactions is null");
@@ -85,11 +90,35 @@ public final class ShardedDeployment implements AutoCloseable {
 
     /** The plan of {@code sql} in {@code currentSchema} (cached); throws the planner's refusal. */
     public Plan plan(String sql, String currentSchema) {
-        return plans.plan(sql, currentSchema);
+        return map.plans().plan(sql, currentSchema);
     }
 
     public ShardingSchema schema() {
-        return schema;
+        return map.schema();
+    }
+
+    /** The writes a cutover holds on this proxy. */
+    public WriteHolds holds() {
+        return holds;
+    }
+
+    /** A shard added live (it owns no keys until a cutover gives it some). */
+    public void addShard(ShardBackends backends) {
+        shards.putIfAbsent(backends.shard(), backends);
+    }
+
+    /**
+     * A cutover moved keys: statements are planned against {@code next} from now on (a statement planned before
+     * finishes where it was sent). Every shard {@code next} names must have its backends here already.
+     */
+    public synchronized void switchTo(ShardingSchema next) {
+        for (String name : next.shardNames()) {
+            if (!shards.containsKey(name)) {
+                throw new IllegalArgumentException("the new shard map names shard " + name + ", which has no backends here");
+            }
+        }
+        map = new ShardMap(next, new PlanCache(new Planner(next, columns), 4096));
+        columns.switchTo(next);
     }
 
     /** What the deployment knows of its tables' columns, per shard: the rows of {@code SHOW SHARDGATE SCHEMA}. */
