@@ -53,8 +53,8 @@ public enum ErrorCode {
                     + "topology.drain_timeout_ms, or the shard's primary replaced. Says which. The client connection stays usable."),
     WRITES_HELD(1205, "HY000", "Writes to shard %s are held while cutover %s moves its keys, and this one could not wait (%s); nothing was written, run it again",
             "A resharding or table-move cutover holds new writes to the shard it moves for a bounded time. A write that "
-                    + "waits longer than the hold's bound, or finds too many statements waiting already "
-                    + "(cutover.max_held_statements), fails without running. Lock wait timeout's code, as drivers retry it; "
+                    + "waits longer than the hold's bound, or finds as many statements waiting as the proxy takes client connections "
+                    + "(limits.max_client_connections), fails without running. Lock wait timeout's code, as drivers retry it; "
                     + "the transaction, if one is open, stays open."),
     TRANSACTION_ABORTED(1213, "40001", "The transaction was rolled back: its connection to shard %s %s closed (%s); start it again",
             "The backend connection that held the session's open transaction closed between its statements (a topology "

@@ -35,6 +35,8 @@ public final class ShardedDeployment implements AutoCloseable {
     }
 
     private volatile ShardMap map;
+    /** Per shard given keys by a cutover: the shards that had them before (a session's writes there must be seen). */
+    private volatile Map<String, java.util.Set<String>> inherited = Map.of();
     private final Map<String, ShardBackends> shards;
     private final WriteHolds holds;
     private final SequenceSource sequences;
@@ -117,8 +119,33 @@ public final class ShardedDeployment implements AutoCloseable {
                 throw new IllegalArgumentException("the new shard map names shard " + name + ", which has no backends here");
             }
         }
+        inherited = inherit(inherited, map.schema(), next);
         map = new ShardMap(next, new PlanCache(new Planner(next, columns), 4096));
         columns.switchTo(next);
+    }
+
+    /** {@code known} and, for each shard of {@code next} whose range is new, the shards of {@code previous} whose range is gone. */
+    static Map<String, java.util.Set<String>> inherit(Map<String, java.util.Set<String>> known, ShardingSchema previous,
+                                                     ShardingSchema next) {
+        Map<String, java.util.Set<String>> gained = new java.util.HashMap<>(known);
+        for (io.shardgate.router.schema.Shard shard : next.shards()) {
+            if (!previous.shards().contains(shard)) {
+                java.util.Set<String> from = new java.util.HashSet<>(gained.getOrDefault(shard.name(), java.util.Set.of()));
+                previous.shards().stream().filter(old -> !next.shards().contains(old)).forEach(old -> from.add(old.name()));
+                from.remove(shard.name());
+                gained.put(shard.name(), java.util.Set.copyOf(from));
+            }
+        }
+        return Map.copyOf(gained);
+    }
+
+    /**
+     * The shards whose keys (some of them) a cutover gave to {@code shard}: a session that wrote there reads
+     * {@code shard} on its primary, since its replicas' positions say nothing of those writes.
+     */
+    java.util.Set<String> inheritedFrom(String shard) {
+        Map<String, java.util.Set<String>> now = inherited;
+        return now.isEmpty() ? java.util.Set.of() : now.getOrDefault(shard, java.util.Set.of());
     }
 
     /** What the deployment knows of its tables' columns, per shard: the rows of {@code SHOW SHARDGATE SCHEMA}. */
