@@ -50,6 +50,10 @@ final class DdlEvolution {
         requireNonNull(tables, "tables is null");
         String db = defaultSchema == null ? "" : defaultSchema;
         String opened = ExecutableComments.open(sql);
+        String replaced = StatementTable.withoutOrReplace(opened);
+        if (replaced != null) {
+            opened = replaced;
+        }
         SQLStatement statement;
         try {
             statement = SQLUtils.parseSingleStatement(opened, DbType.mariadb);
@@ -105,8 +109,7 @@ final class DdlEvolution {
             return;
         }
         TableName name = DruidNames.table(create.getName(), db);
-        boolean replace = create.isReplace();
-        if (create.isIfNotExists() && !replace && tables.exists(name)) {
+        if (create.isIfNotExists() && tables.exists(name)) {
             return;
         }
         if (create.getLike() != null) {

@@ -17,6 +17,25 @@ final class StatementTable {
     private StatementTable() {
     }
 
+    /**
+     * {@code CREATE OR REPLACE TABLE ...} (MariaDB's, which Druid does not read) as
+     * {@code CREATE TABLE ...}: for the history both make the table anew. Null for any other statement.
+     */
+    static String withoutOrReplace(String sql) {
+        try {
+            MySqlLexer lexer = new MySqlLexer(sql);
+            for (String word : new String[]{"CREATE", "OR", "REPLACE", "TABLE"}) {
+                lexer.nextToken();
+                if (lexer.token() == Token.EOF || !word.equalsIgnoreCase(lexer.stringVal())) {
+                    return null;
+                }
+            }
+            return "CREATE TABLE " + sql.substring(lexer.pos());
+        } catch (ParserException | IndexOutOfBoundsException e) {
+            return null;
+        }
+    }
+
     /** {@code db.t} or {@code t} in {@code defaultSchema} after {@code <verb> [modifiers] TABLE [IF [NOT] EXISTS]}; null when it names none. */
     static TableName find(String sql, String defaultSchema) {
         try {
