@@ -18,7 +18,6 @@ import com.alibaba.druid.sql.ast.statement.SQLPrimaryKey;
 import com.alibaba.druid.sql.ast.statement.SQLTableElement;
 import com.alibaba.druid.sql.ast.statement.SQLTruncateStatement;
 import com.alibaba.druid.sql.dialect.mysql.ast.statement.MySqlRenameTableStatement;
-import com.alibaba.druid.sql.parser.ParserException;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -57,13 +56,15 @@ final class DdlEvolution {
         SQLStatement statement;
         try {
             statement = SQLUtils.parseSingleStatement(opened, DbType.mariadb);
-        } catch (ParserException | IllegalArgumentException | ClassCastException e) {
+        } catch (RuntimeException e) {
+            // A ParserException, or another exception Druid throws on input it cannot read.
             unknown(tables, db, opened, schemas);
             return;
         }
         try {
             follow(tables, db, statement, opened, schemas);
-        } catch (IllegalArgumentException e) {
+        } catch (RuntimeException e) {
+            // A syntax tree shaped other than expected (a name that is an expression, ...): not understood.
             unknown(tables, db, opened, schemas);
         }
     }

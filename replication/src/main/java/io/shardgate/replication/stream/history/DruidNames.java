@@ -76,7 +76,8 @@ final class DruidNames {
         String name = unquote(definition.getColumnName());
         SQLDataType type = definition.getDataType();
         String typeName = type.getName().toLowerCase(Locale.ROOT);
-        boolean unsigned = type instanceof SQLDataTypeImpl impl && impl.isUnsigned();
+        // SERIAL is BIGINT UNSIGNED NOT NULL AUTO_INCREMENT UNIQUE.
+        boolean unsigned = type instanceof SQLDataTypeImpl impl && impl.isUnsigned() || typeName.equals("serial");
         boolean generated = definition.getGeneratedAlwaysAs() != null || definition.getAsExpr() != null;
         boolean nullable = !declaresPrimaryKey(definition)
                 && definition.getConstraints().stream().noneMatch(c -> c instanceof SQLNotNullConstraint);

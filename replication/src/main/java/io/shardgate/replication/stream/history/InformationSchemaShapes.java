@@ -15,8 +15,10 @@ import java.util.TreeMap;
 
 /**
  * Table shapes read from a server's {@code information_schema}: what a stream starts from when no
- * history is stored. A reshard's copy phase calls {@link #read} on the connection that holds its
- * consistent snapshot and hands the result to {@code ChangeStream.Builder.initialSchemas}.
+ * history is stored. A reshard's copy phase calls {@link #read} at the position of its consistent
+ * snapshot and hands the result to {@code ChangeStream.Builder.initialSchemas}. The data dictionary
+ * is not versioned like rows are: read it while DDL is held off (under the lock taken to open the
+ * snapshot and record its GTID), or the shapes may be newer than the snapshot.
  */
 public final class InformationSchemaShapes {
     private InformationSchemaShapes() {
