@@ -92,7 +92,7 @@ final class ChunkLoop {
         Pending pending = null;
         while (true) {
             long started = System.nanoTime();
-            List<byte[][]> rows = snapshot.chunk(shape, read, sizer.next());
+            List<Object[]> rows = snapshot.chunk(shape, read, sizer.next());
             if (pending != null) {
                 finish(pending);
             }
@@ -109,13 +109,13 @@ final class ChunkLoop {
         }
     }
 
-    private Pending write(List<byte[][]> rows, List<PkValue> lastKey, long started) {
-        List<List<byte[][]>> parts = new ArrayList<>(writers.size());
+    private Pending write(List<Object[]> rows, List<PkValue> lastKey, long started) {
+        List<List<Object[]>> parts = new ArrayList<>(writers.size());
         if (shape.shardKey() < 0) {
             writers.forEach(writer -> parts.add(rows));
         } else {
             writers.forEach(writer -> parts.add(new ArrayList<>(rows.size() / writers.size() + 16)));
-            for (byte[][] row : rows) {
+            for (Object[] row : rows) {
                 long keyspaceId = shape.table().vindex().keyspaceId(shape.shardKeyOf(row));
                 for (int t = 0; t < writers.size(); t++) {
                     if (writers.get(t).target().range().contains(keyspaceId)) {
@@ -128,7 +128,7 @@ final class ChunkLoop {
         List<Future<?>> writes = new ArrayList<>(writers.size());
         for (int t = 0; t < writers.size(); t++) {
             TargetWriter writer = writers.get(t);
-            List<byte[][]> part = parts.get(t);
+            List<Object[]> part = parts.get(t);
             if (!part.isEmpty()) {
                 writes.add(pool.submit(() -> {
                     writer.write(shape, part);

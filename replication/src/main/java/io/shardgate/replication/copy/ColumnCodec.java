@@ -10,8 +10,10 @@ import java.util.Locale;
 
 /**
  * How the copy reads a column from the source and writes its value on a target, byte for byte.
- * The source session returns every value as its stored bytes ({@code character_set_results=binary},
- * {@code time_zone='+00:00'}); the target session is utf8mb4 with the same time zone.
+ * Every value is read as its stored bytes: the source session has {@code time_zone='+00:00'} and
+ * utf8mb4 results (Connector/J allows no other), which leaves utf8 text, binary strings, numbers and
+ * temporal text as stored; text in another character set is read as {@code CAST(col AS BINARY)},
+ * so the server does not convert it. The target session is utf8mb4 with the same time zone.
  *
  * <ul>
  *   <li>{@link #NUMBER}: integers, DECIMAL, DOUBLE, YEAR: the server's text is exact (DOUBLE prints its
@@ -20,12 +22,14 @@ import java.util.Locale;
  *       {@code CAST(col AS DOUBLE)}, which is exact, and stored back into FLOAT exactly.</li>
  *   <li>{@link #TEMPORAL}: DATE, TIME, DATETIME, TIMESTAMP with their fractions, quoted.</li>
  *   <li>{@link #UTF8_TEXT}: text in utf8mb4/utf8mb3/ascii (and JSON), quoted with backslash escapes.</li>
- *   <li>{@link #BYTES}: everything else (binary strings, BLOB, BIT, text in other character sets,
- *       ENUM/SET of those, geometry): a hexadecimal literal, which stores the bytes unchanged.</li>
+ *   <li>{@link #BYTES}: binary strings, BLOB, BIT, geometry: a hexadecimal literal, which stores the
+ *       bytes unchanged.</li>
+ *   <li>{@link #OTHER_TEXT}: text (and ENUM/SET) in a character set other than utf8, read as
+ *       {@code CAST(col AS BINARY)} and written as a hexadecimal literal: the bytes unchanged.</li>
  * </ul>
  */
 public enum ColumnCodec {
-    NUMBER, FLOAT, TEMPORAL, UTF8_TEXT, BYTES;
+    NUMBER, FLOAT, TEMPORAL, UTF8_TEXT, BYTES, OTHER_TEXT;
 
     private static final HexFormat HEX = HexFormat.of().withUpperCase();
 
@@ -37,7 +41,7 @@ public enum ColumnCodec {
             case "float" -> FLOAT;
             case "date", "time", "datetime", "timestamp" -> TEMPORAL;
             case "char", "varchar", "tinytext", "text", "mediumtext", "longtext", "enum", "set", "json" ->
-                    isUtf8(charset) ? UTF8_TEXT : BYTES;
+                    isUtf8(charset) ? UTF8_TEXT : OTHER_TEXT;
             default -> BYTES;
         };
     }
@@ -51,28 +55,63 @@ public enum ColumnCodec {
 
     /** The select-list expression that reads {@code quotedName} exactly. */
     public String selectExpression(String quotedName) {
-        return this == FLOAT ? "CAST(" + quotedName + " AS DOUBLE)" : quotedName;
+        return switch (this) {
+            case FLOAT -> "CAST(" + quotedName + " AS DOUBLE)";
+            case OTHER_TEXT -> "CAST(" + quotedName + " AS BINARY)";
+            default -> quotedName;
+        };
     }
 
-    /** Appends the stored bytes {@code raw} (null for NULL) as a literal that stores the same value. */
-    public void append(StringBuilder sql, byte[] raw) {
-        if (raw == null) {
+    /** Whether a chunk reads this column's value as bytes ({@code getBytes}); else as text ({@code getString}). */
+    public boolean readsBytes() {
+        return this == BYTES || this == OTHER_TEXT;
+    }
+
+    /**
+     * Appends a value as a chunk read it (a {@code String} or, where {@link #readsBytes}, a
+     * {@code byte[]}; null for NULL) as a literal that stores the same value.
+     */
+    public void append(StringBuilder sql, Object value) {
+        if (value == null) {
             sql.append("NULL");
             return;
         }
+        if (value instanceof byte[] raw) {
+            if (this == UTF8_TEXT) {
+                appendUtf8(sql, raw);
+            } else {
+                appendHex(sql, raw);
+            }
+            return;
+        }
+        String text = value.toString();
         switch (this) {
-            case NUMBER, FLOAT -> appendAscii(sql, raw);
-            case TEMPORAL -> appendAscii(sql.append('\''), raw).append('\'');
-            case UTF8_TEXT -> appendUtf8(sql, raw);
-            case BYTES -> appendHex(sql, raw);
+            case NUMBER, FLOAT -> appendNumber(sql, text);
+            case TEMPORAL -> appendTemporal(sql, text);
+            case UTF8_TEXT -> appendQuoted(sql, text);
+            case BYTES, OTHER_TEXT -> appendHex(sql, text.getBytes(StandardCharsets.UTF_8));
         }
     }
 
-    private static StringBuilder appendAscii(StringBuilder sql, byte[] raw) {
-        for (byte b : raw) {
-            sql.append((char) (b & 0x7F));
+    /** A number as the server printed it; anything else is refused rather than written into SQL. */
+    private static void appendNumber(StringBuilder sql, String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (!(c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E')) {
+                throw new IllegalArgumentException("not a number: '" + text + "'");
+            }
         }
-        return sql;
+        sql.append(text);
+    }
+
+    private static void appendTemporal(StringBuilder sql, String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (!(c >= '0' && c <= '9' || c == '-' || c == ':' || c == '.' || c == ' ')) {
+                throw new IllegalArgumentException("not a temporal value: '" + text + "'");
+            }
+        }
+        sql.append('\'').append(text).append('\'');
     }
 
     static void appendHex(StringBuilder sql, byte[] raw) {

@@ -36,12 +36,17 @@ public record KeyColumn(String name, Kind kind, String charset, Collation collat
         }
     }
 
-    /** The checkpoint form of a value as the text protocol returned it (with {@code character_set_results=binary}). */
-    public PkValue fromRaw(byte[] raw) {
+    /**
+     * The checkpoint form of a value as a chunk read it ({@link ColumnCodec}): text for numbers,
+     * temporal values and utf8 strings, the stored bytes for binary strings and other text.
+     */
+    public PkValue fromRaw(Object raw) {
         requireNonNull(raw, "a primary key value is never NULL");
         return switch (kind) {
-            case INTEGER, DECIMAL, TEMPORAL -> new PkValue(kind, new String(raw, StandardCharsets.US_ASCII));
-            case STRING, BINARY -> new PkValue(kind, HEX.formatHex(raw));
+            case INTEGER, DECIMAL, TEMPORAL -> new PkValue(kind, raw.toString());
+            case STRING -> new PkValue(kind, HEX.formatHex(raw instanceof byte[] bytes ? bytes
+                    : raw.toString().getBytes(javaCharset())));
+            case BINARY -> new PkValue(kind, HEX.formatHex(bytes(raw)));
         };
     }
 

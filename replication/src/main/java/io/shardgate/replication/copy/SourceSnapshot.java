@@ -16,7 +16,7 @@ import java.util.List;
  * {@code START TRANSACTION WITH CONSISTENT SNAPSHOT}, then the session's
  * {@code Binlog_snapshot_file}/{@code Binlog_snapshot_position} (MariaDB takes them with the
  * snapshot) turned into a GTID position with {@code BINLOG_GTID_POS}. Chunks read in it return
- * stored bytes ({@code character_set_results=binary}, {@code time_zone='+00:00'}).
+ * stored bytes ({@link ColumnCodec}; the session has {@code time_zone='+00:00'}).
  */
 final class SourceSnapshot implements AutoCloseable {
     private final Connection connection;
@@ -31,18 +31,17 @@ final class SourceSnapshot implements AutoCloseable {
     static SourceSnapshot open(ServerEndpoint source) {
         Connection connection = null;
         try {
-            connection = source.connect("useServerPrepStmts=false");
+            connection = source.connect("useServerPrepStmts=false&yearIsDateType=false&tinyInt1isBit=false");
             try (Statement statement = connection.createStatement()) {
-                statement.execute("SET SESSION time_zone = '+00:00', character_set_results = binary,"
-                        + " max_statement_time = 0, net_write_timeout = 600");
+                statement.execute("SET SESSION time_zone = '+00:00', max_statement_time = 0, net_write_timeout = 600");
                 statement.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
                 statement.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
                 String file = null;
                 long offset = -1;
                 try (ResultSet rows = statement.executeQuery("SHOW SESSION STATUS LIKE 'Binlog_snapshot_%'")) {
                     while (rows.next()) {
-                        String name = new String(rows.getBytes(1), java.nio.charset.StandardCharsets.UTF_8);
-                        String value = new String(rows.getBytes(2), java.nio.charset.StandardCharsets.UTF_8);
+                        String name = rows.getString(1);
+                        String value = rows.getString(2);
                         if (name.equalsIgnoreCase("Binlog_snapshot_file")) {
                             file = value;
                         } else if (name.equalsIgnoreCase("Binlog_snapshot_position")) {
@@ -60,9 +59,8 @@ final class SourceSnapshot implements AutoCloseable {
                     gtid.setLong(2, offset);
                     try (ResultSet rows = gtid.executeQuery()) {
                         rows.next();
-                        byte[] text = rows.getBytes(1);
-                        position = MariaDbGtidPosition.parse(text == null ? ""
-                                : new String(text, java.nio.charset.StandardCharsets.US_ASCII));
+                        String text = rows.getString(1);
+                        position = MariaDbGtidPosition.parse(text == null ? "" : text);
                     }
                 }
                 return new SourceSnapshot(connection, position);
@@ -87,16 +85,20 @@ final class SourceSnapshot implements AutoCloseable {
     }
 
     /** Up to {@code limit} rows after {@code last} in key order (from the start when {@code last} is empty). */
-    List<byte[][]> chunk(TableShape shape, List<PkValue> last, int limit) throws SQLException {
-        List<byte[][]> rows = new ArrayList<>(Math.min(limit, 1 << 16));
+    List<Object[]> chunk(TableShape shape, List<PkValue> last, int limit) throws SQLException {
+        List<Object[]> rows = new ArrayList<>(Math.min(limit, 1 << 16));
         int width = shape.names().size();
+        boolean[] binary = new boolean[width];
+        for (int i = 0; i < width; i++) {
+            binary[i] = shape.codecs().get(i).readsBytes();
+        }
         try (Statement statement = connection.createStatement()) {
             statement.setEscapeProcessing(false);
             try (ResultSet result = statement.executeQuery(shape.chunkQuery(last.isEmpty() ? null : last, limit))) {
                 while (result.next()) {
-                    byte[][] row = new byte[width][];
+                    Object[] row = new Object[width];
                     for (int i = 0; i < width; i++) {
-                        row[i] = result.getBytes(i + 1);
+                        row[i] = binary[i] ? result.getBytes(i + 1) : result.getString(i + 1);
                     }
                     rows.add(row);
                 }

@@ -5,7 +5,6 @@ import io.shardgate.router.value.SqlValue;
 import io.shardgate.router.vindex.ShardKey;
 
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -181,7 +180,7 @@ public record TableShape(CopyTable table, List<String> names, List<ColumnCodec> 
     }
 
     /** The key of a row read from the source. */
-    public List<PkValue> keyOf(byte[][] row) {
+    public List<PkValue> keyOf(Object[] row) {
         List<PkValue> key = new ArrayList<>(keys.size());
         for (int k = 0; k < keys.size(); k++) {
             key.add(keys.get(k).fromRaw(row[keyIndex[k]]));
@@ -190,16 +189,17 @@ public record TableShape(CopyTable table, List<String> names, List<ColumnCodec> 
     }
 
     /** The shard key of a row read from the source, as the router's hash vindex takes it. */
-    public ShardKey shardKeyOf(byte[][] row) {
-        byte[] raw = row[shardKey];
+    public ShardKey shardKeyOf(Object[] row) {
+        Object raw = row[shardKey];
         if (raw == null) {
             throw new CopyException("table " + table.qualifiedName() + ": a row has a NULL shard key "
                     + table.shardKey() + "; no shard owns it");
         }
         SqlValue value = switch (shardKind) {
-            case INTEGER -> SqlValue.ofInteger(new BigInteger(new String(raw, StandardCharsets.US_ASCII)));
-            case STRING -> SqlValue.ofText(new String(raw, KeyColumn.javaCharset(shardCharset)));
-            default -> SqlValue.ofBytes(raw);
+            case INTEGER -> SqlValue.ofInteger(new BigInteger(raw.toString()));
+            case STRING -> SqlValue.ofText(raw instanceof byte[] bytes
+                    ? new String(bytes, KeyColumn.javaCharset(shardCharset)) : raw.toString());
+            default -> raw instanceof byte[] bytes ? SqlValue.ofBytes(bytes) : SqlValue.ofText(raw.toString());
         };
         return shardKey(value);
     }

@@ -74,7 +74,12 @@ final class TargetSchema {
                                 + "; a new copy starts from empty tables (drop them, or resume from the checkpoints)");
                     }
                 } else {
-                    write.execute(sql);
+                    try {
+                        write.execute(sql);
+                    } catch (SQLException e) {
+                        throw new CopyException("table " + table.qualifiedName() + " cannot move to target " + target.name()
+                                + " (" + target.engine().serverName() + "): " + e.getMessage(), e);
+                    }
                 }
             }
             return capabilities;

@@ -46,7 +46,7 @@ final class TargetWriter implements AutoCloseable {
     }
 
     /** Inserts {@code rows} and commits. */
-    void write(TableShape shape, List<byte[][]> rows) throws SQLException {
+    void write(TableShape shape, List<Object[]> rows) throws SQLException {
         if (rows.isEmpty()) {
             return;
         }
@@ -57,7 +57,7 @@ final class TargetWriter implements AutoCloseable {
             statement.setEscapeProcessing(false);
             sql.append(prefix);
             boolean first = true;
-            for (byte[][] row : rows) {
+            for (Object[] row : rows) {
                 if (!first) {
                     sql.append(',');
                 }
