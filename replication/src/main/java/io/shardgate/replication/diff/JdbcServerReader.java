@@ -41,6 +41,11 @@ final class JdbcServerReader implements ServerReader {
     }
 
     @Override
+    public Optional<List<Object>> lastKey() throws SQLException {
+        return checksum.lastKey(connection, table, columns);
+    }
+
+    @Override
     public List<RowChecksum> rows(PkRange range) throws SQLException {
         List<RowChecksum> rows = new ArrayList<>();
         checksum.rowChecksums(connection, table, columns, range, rows::add);

@@ -27,9 +27,11 @@ final class KeyOrder implements Comparator<List<Object>> {
     private static final Comparator<Object> NATURAL = (a, b) -> ((Comparable<Object>) a).compareTo(b);
 
     private final List<Comparator<Object>> columns;
+    private final boolean integer;
 
-    private KeyOrder(List<Comparator<Object>> columns) {
+    private KeyOrder(List<Comparator<Object>> columns, boolean integer) {
         this.columns = List.copyOf(columns);
+        this.integer = integer;
     }
 
     /** One key column: its name, {@code information_schema.COLUMNS.DATA_TYPE} and collation (null if none). */
@@ -50,7 +52,11 @@ final class KeyOrder implements Comparator<List<Object>> {
         for (Column column : key) {
             columns.add(comparator(column));
         }
-        return new KeyOrder(columns);
+        boolean integer = key.size() == 1 && switch (key.get(0).dataType().toLowerCase(Locale.ROOT)) {
+            case "tinyint", "smallint", "mediumint", "int", "integer", "bigint" -> true;
+            default -> false;
+        };
+        return new KeyOrder(columns, integer);
     }
 
     private static Comparator<Object> comparator(Column column) {
@@ -75,6 +81,11 @@ final class KeyOrder implements Comparator<List<Object>> {
             default -> throw new IllegalArgumentException("key column `" + column.name() + "` is of type " + type
                     + ", whose order a diff cannot reproduce");
         }
+    }
+
+    /** Whether the key is one integer column, whose chunk bounds can be computed instead of walked. */
+    boolean integerKey() {
+        return integer;
     }
 
     /** The number of key columns. */

@@ -18,6 +18,9 @@ interface ServerReader {
     /** The key {@code offset} rows into {@code range} in key order, or empty when the range is shorter. */
     Optional<List<Object>> keyAt(PkRange range, long offset) throws SQLException;
 
+    /** The greatest key, or empty when the table has no rows. */
+    Optional<List<Object>> lastKey() throws SQLException;
+
     /** Every row of {@code range} in key order, with its CRC; called only on ranges of a bounded size. */
     List<RowChecksum> rows(PkRange range) throws SQLException;
 

@@ -19,7 +19,8 @@ import static java.util.Objects.requireNonNull;
  * over N new shards; a table move has one target), chunk by chunk in primary-key order, and resumably.
  *
  * <p>Each chunk's upper bound is found on the source by a keyed index walk ({@code WHERE pk >= lower
- * ORDER BY pk LIMIT 1 OFFSET n}); its size adapts to {@link DiffOptions#chunkTime} ({@link ChunkSizer}).
+ * ORDER BY pk LIMIT 1 OFFSET n}), or computed for a single integer key ({@link ChunkBounds}); its size
+ * adapts to {@link DiffOptions#chunkTime} ({@link ChunkSizer}).
  * The chunk is checksummed on every server at once, through each engine's checksum primitive, and the
  * targets' results combined; a differing chunk is narrowed to its rows ({@link RangeComparer}). Targets
  * given an ownership predicate also have each of their rows checked against it ({@link OwnershipCheck}).
@@ -81,6 +82,7 @@ public final class TableDiff {
         List<String> shards = targets.stream().map(DiffTarget::shard).toList();
         DiffCheckpoint at = from;
         Snapshot snapshot = null;
+        ChunkBounds bounds = null;
         long openedAt = 0;
         try {
             while (!at.finished()) {
@@ -92,16 +94,21 @@ public final class TableDiff {
                     }
                     snapshot = snapshots.open();
                     openedAt = nanoClock.getAsLong();
+                    if (bounds == null) {
+                        bounds = ChunkBounds.forKey(snapshot.keyOrder());
+                    }
+                    bounds.reopened();
                 }
                 long started = nanoClock.getAsLong();
                 long planned = sizer.rows();
-                Optional<List<Object>> upper = snapshot.source().keyAt(new PkRange(at.comparedBelow(), List.of()), planned);
+                Optional<List<Object>> upper = bounds.upper(snapshot, at.comparedBelow(), planned);
                 PkRange chunk = new PkRange(at.comparedBelow(), upper.orElse(List.of()));
                 long rows = new RangeComparer(snapshot, parallel, shards, options.narrowRows(), reports).compare(chunk);
                 if (ownership.enabled()) {
                     ownership.check(snapshot, chunk);
                 }
-                sizer.observe(planned, nanoClock.getAsLong() - started);
+                bounds.observe(rows);
+                sizer.observe(planned, rows, nanoClock.getAsLong() - started);
                 at = next(at, upper, rows, reports.count(), snapshot.estimatedRows(), sizer.rows());
                 sink.checkpoint(at);
             }

@@ -14,18 +14,22 @@ class ChunkSizerTest {
     void sizeFollowsTheTimeTargetByAtMostTwiceAChunk() {
         ChunkSizer sizer = new ChunkSizer(DiffOptions.defaults());
         assertThat(sizer.rows()).isEqualTo(10_000);
-        sizer.observe(10_000, 100 * MS);
+        sizer.observe(10_000, 10_000, 100 * MS);
         assertThat(sizer.rows()).isEqualTo(20_000);
-        sizer.observe(10_000, 800 * MS);
+        sizer.observe(10_000, 10_000, 800 * MS);
         assertThat(sizer.rows()).isEqualTo(6_250);
-        sizer.observe(6_250, 10_000 * MS);
+        sizer.observe(6_250, 6_250, 10_000 * MS);
         assertThat(sizer.rows()).isEqualTo(3_125);
-        sizer.observe(1_000_000, 1 * MS);
+        sizer.observe(1_000_000, 1_000_000, 1 * MS);
         assertThat(sizer.rows()).as("capped at the maximum").isEqualTo(1_000_000);
-        sizer.observe(1_000, 0);
+        sizer.observe(1_000, 1_000, 0);
         assertThat(sizer.rows()).isEqualTo(2_000);
-        sizer.observe(1_000, 5_000 * MS);
+        sizer.observe(1_000, 1_000, 5_000 * MS);
         assertThat(sizer.rows()).as("at least the minimum").isEqualTo(1_000);
+        sizer.observe(10_000, 40_000, 1_000 * MS);
+        assertThat(sizer.rows()).as("an overshooting slow chunk scales what it held").isEqualTo(20_000);
+        sizer.observe(10_000, 10, 10 * MS);
+        assertThat(sizer.rows()).as("a quick chunk with a gap keeps growing the plan").isEqualTo(20_000);
     }
 
     @Test

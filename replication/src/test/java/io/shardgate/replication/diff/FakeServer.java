@@ -83,6 +83,11 @@ final class FakeServer implements ServerReader {
     }
 
     @Override
+    public Optional<List<Object>> lastKey() {
+        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(rows.size() - 1).key());
+    }
+
+    @Override
     public List<RowChecksum> rows(PkRange range) {
         rowReads++;
         List<RowChecksum> out = new ArrayList<>();

@@ -163,6 +163,49 @@ class TableDiffTest {
     }
 
     @Test
+    void sparseIntegerKeysLearnTheirDensity() throws SQLException {
+        FakeServer sparse = new FakeServer(KeyOrderTest.INTEGER);
+        FakeServer low = new FakeServer(KeyOrderTest.INTEGER);
+        FakeServer high = new FakeServer(KeyOrderTest.INTEGER);
+        for (long id = 100; id <= 1_000_000; id += 100) {
+            sparse.put(List.of(id), "row " + id);
+            (id <= 500_000 ? low : high).put(List.of(id), "row " + id);
+        }
+        high.remove(List.of(777_700L));
+        FakeSnapshots sparseSnapshots = new FakeSnapshots(KeyOrderTest.INTEGER, sparse, List.of(low, high));
+        DiffCheckpoint end = new TableDiff(TABLE, sparseSnapshots, List.of(DiffTarget.of("low", new TableChecksum()),
+                DiffTarget.of("high", new TableChecksum())), OPTIONS, () -> 0).run(recorder);
+        assertThat(end.rowsCompared()).isEqualTo(10_000);
+        assertThat(recorder.mismatches).containsExactly("MISSING_ON_TARGET (777700)");
+        // The first chunk plans 1,000 keys and finds 10 rows; from then on 100 keys per row.
+        assertThat(recorder.checkpoints.get(0).comparedBelow()).containsExactly(1_100L);
+        assertThat(recorder.checkpoints.get(0).rowsCompared()).isEqualTo(10);
+        assertThat(recorder.checkpoints.get(1).rowsCompared() - 10).isEqualTo(1_000);
+        assertThat(end.chunksDone()).isBetween(10L, 12L);
+    }
+
+    @Test
+    void aStringKeyIsWalkedInCollationOrder() throws SQLException {
+        FakeServer names = new FakeServer(KeyOrderTest.GENERAL_CI);
+        FakeServer first = new FakeServer(KeyOrderTest.GENERAL_CI);
+        FakeServer second = new FakeServer(KeyOrderTest.GENERAL_CI);
+        for (int i = 1; i <= 3_000; i++) {
+            String key = String.format("%s%05d", i % 2 == 0 ? "K" : "k", i);
+            names.put(List.of(key), "name " + i);
+            // The targets store the other case: the same key under utf8mb4_general_ci.
+            (i <= 1_500 ? first : second).put(List.of(key.toUpperCase().equals(key) ? key.toLowerCase() : key.toUpperCase()),
+                    i == 2_222 ? "changed" : "name " + i);
+        }
+        FakeSnapshots nameSnapshots = new FakeSnapshots(KeyOrderTest.GENERAL_CI, names, List.of(first, second));
+        DiffCheckpoint end = new TableDiff(TABLE, nameSnapshots, List.of(DiffTarget.of("t1", new TableChecksum()),
+                DiffTarget.of("t2", new TableChecksum())), OPTIONS, () -> 0).run(recorder);
+        assertThat(recorder.mismatches).containsExactly("DIFFERENT (K02222) on t2");
+        assertThat(recorder.checkpoints.get(0).comparedBelow()).containsExactly("k01001");
+        assertThat(end.chunksDone()).isEqualTo(3);
+        assertThat(end.rowsCompared()).isEqualTo(3_000);
+    }
+
+    @Test
     void theProgressEstimateUsesTheCurrentChunkSize() {
         DiffCheckpoint start = DiffCheckpoint.start(TABLE);
         DiffCheckpoint first = TableDiff.next(start, Optional.of(List.<Object>of(1001L)), 1000, 0, 10_000, 3_000);

@@ -123,6 +123,18 @@ public final class TableChecksum {
         }
     }
 
+    /** The table's greatest primary key, or empty when it has no rows. */
+    public Optional<List<Object>> lastKey(Connection connection, TableName table, TableColumns columns) throws SQLException {
+        requireNonNull(connection, "connection is null");
+        requireKey(table, columns);
+        String sql = "SELECT " + String.join(", ", quoted(columns.key())) + " FROM " + table.sql() + hintSql(hint)
+                + " ORDER BY " + String.join(", ", quoted(columns.key()).stream().map(c -> c + " DESC").toList()) + " LIMIT 1";
+        try (PreparedStatement statement = connection.prepareStatement(sql);
+             ResultSet rows = statement.executeQuery()) {
+            return rows.next() ? Optional.of(values(rows, columns.key().size())) : Optional.empty();
+        }
+    }
+
     /**
      * Each row of {@code range} in key order: its primary key and its own CRC32 (the value the range
      * checksum XORs), handed to {@code row} one at a time.
@@ -164,11 +176,16 @@ public final class TableChecksum {
         requireNonNull(table, "table is null");
         requireNonNull(columns, "columns is null");
         requireNonNull(range, "range is null");
-        if (columns.key().isEmpty()) {
-            throw new IllegalArgumentException("reading in key order needs a table with a primary key");
-        }
+        requireKey(table, columns);
         return "SELECT " + what + " FROM " + table.sql() + hintSql(hint) + where(columns, range)
                 + " ORDER BY " + String.join(", ", quoted(columns.key()));
+    }
+
+    private static void requireKey(TableName table, TableColumns columns) {
+        requireNonNull(table, "table is null");
+        if (requireNonNull(columns, "columns is null").key().isEmpty()) {
+            throw new IllegalArgumentException("reading " + table + " in key order needs a primary key");
+        }
     }
 
     private static PreparedStatement prepare(Connection connection, String sql, PkRange range) throws SQLException {
