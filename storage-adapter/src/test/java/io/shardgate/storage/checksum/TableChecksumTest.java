@@ -45,6 +45,21 @@ class TableChecksumTest {
     }
 
     @Test
+    void anEngineMayForceThePrimaryKey() {
+        assertThat(TableChecksum.sql(TableName.parse("s.t"), ORDERS, PkRange.of(10, 20), TableChecksum.ScanHint.PRIMARY))
+                .endsWith(" FROM `s`.`t` FORCE INDEX (PRIMARY) WHERE `id` >= ? AND `id` < ?");
+        assertThat(new io.shardgate.storage.MyRocksAdapter().checksum().hint()).isEqualTo(TableChecksum.ScanHint.PRIMARY);
+        assertThat(new io.shardgate.storage.InnoDbAdapter().checksum().hint()).isEqualTo(TableChecksum.ScanHint.NONE);
+        assertThat(new TableChecksum().hint()).isEqualTo(TableChecksum.ScanHint.NONE);
+    }
+
+    @Test
+    void rowChecksumsAreUnsigned32Bit() {
+        assertThat(new RowChecksum(java.util.Arrays.asList(1L, "a"), 0xFFFF_FFFFL).key()).containsExactly(1L, "a");
+        assertThatThrownBy(() -> new RowChecksum(List.of(1L), -1)).hasMessageContaining("unsigned 32-bit");
+    }
+
+    @Test
     void identifiersAreQuoted() {
         TableColumns odd = new TableColumns(List.of("we`ird"), List.of(), List.of());
         assertThat(TableChecksum.sql(TableName.parse("`my.db`.`t`"), odd, PkRange.all()))
