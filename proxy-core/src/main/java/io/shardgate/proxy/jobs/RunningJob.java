@@ -70,6 +70,10 @@ final class RunningJob implements JobContext {
                         ? "this proxy (" + proxyId + ") no longer holds its runner lease" : "the proxy is stopping"));
             }
             StoredJob base = latest;
+            if (base.job().phase().terminal()) {
+                throw new LostLeaseException("job " + base.job().id() + " ended (" + base.job().phase().json()
+                        + ") under this runner");
+            }
             Job next = change.apply(base.job()).withRunner(proxyId).withUpdatedAt(clock.instant());
             JobWrite write;
             try {
