@@ -2,6 +2,7 @@ package io.shardgate.proxy;
 
 import io.netty.util.ResourceLeakDetector;
 import io.shardgate.proxy.admin.AdminCommand;
+import io.shardgate.proxy.admin.JobCommand;
 import io.shardgate.proxy.config.ConfigException;
 import io.shardgate.replication.stream.cli.StreamCommand;
 
@@ -27,6 +28,8 @@ public final class Main {
               checksum --config FILE schema.table  row count and checksum of a table on every shard (docs/engines.md)
               admin [--url URL] [--token TOKEN] COMMAND ...
                                   change the topology live through a proxy's admin API (see docs/operations.md)
+              job [--url URL] [--token TOKEN] start|list|show|watch|cutover|cancel|reverse ...
+                                  reshard a shard or move tables, and follow the job (see docs/operations.md, "Jobs")
               test                (launcher only) install prerequisites and run every test
 
             demo and bench start local MariaDB servers: they run from the tools jar (%s),
@@ -49,7 +52,8 @@ public final class Main {
                     usage: shardgate checksum --config FILE schema.table
                       row count and checksum of a table on every shard's primary (see docs/engines.md)
                     """,
-            "admin", AdminCommand.USAGE);
+            "admin", AdminCommand.USAGE,
+            "job", JobCommand.USAGE);
 
     /** A command's body, run by {@link #guarded}: returns the exit status. */
     @FunctionalInterface
@@ -104,6 +108,8 @@ public final class Main {
             case "stream" -> new StreamCommand().run(rest, out, err);
             case "checksum" -> ChecksumCli.run(rest, out, err);
             case "admin" -> new AdminCommand(System.getenv(), System.getProperty("user.name"), out, err).run(rest);
+            case "job" -> new JobCommand(System.getenv(), System.getProperty("user.name"), out, err, System.console() != null)
+                    .run(rest);
             case "help", "--help", "-h" -> {
                 out.print(USAGE);
                 yield 0;

@@ -14,6 +14,9 @@ import io.shardgate.proxy.backend.BackendPool;
 import io.shardgate.proxy.config.ShardConfig;
 import io.shardgate.proxy.config.ConfigLoader;
 import io.shardgate.proxy.admin.TopologyApi;
+import io.shardgate.proxy.admin.AdminRoutes;
+import io.shardgate.proxy.jobs.JobExecutors;
+import io.shardgate.proxy.jobs.JobService;
 import io.shardgate.proxy.routing.BackendFactory;
 import io.shardgate.proxy.routing.Drains;
 import io.shardgate.proxy.topology.LiveTopology;
@@ -79,8 +82,9 @@ public final class ShardgateProxy implements AutoCloseable {
     private static final Duration APPLY_WAIT = Duration.ofSeconds(5);
 
     /** What follows the topology store: stopped before the backends close. */
-    private record Closer(TopologyService service, Drains drains, java.util.concurrent.ExecutorService adminWork) {
+    private record Closer(TopologyService service, Drains drains, java.util.concurrent.ExecutorService adminWork, JobService jobs) {
         void close() {
+            jobs.close();
             service.close();
             drains.close();
             adminWork.shutdownNow();
@@ -134,6 +138,7 @@ public final class ShardgateProxy implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
+        JobService jobs = null;
         try {
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             ConnectionRegistry connections = new ConnectionRegistry(config.limits().maxClientConnections());
@@ -182,22 +187,33 @@ public final class ShardgateProxy implements AutoCloseable {
                     RsaKeyPair.generate(random), connections, metrics, new ErrorTranslator(), random, sharding.map(ShardingRuntime::deployment),
                     digests, live);
             FrontendServer frontend = FrontendServer.start(transport, boss, workers, config.listen(), context);
+            // The reshard and move executors register here (JobExecutors.with); without one a proxy shows jobs and runs none.
+            jobs = JobService.start(config.topology(), config.topology().proxyId().orElse(config.listen().host() + ":"
+                    + frontend.port()), JobExecutors.none(), registry, () -> live.applied().document(),
+                    engine -> adapters.engines().stream().anyMatch(known -> known.configName().equals(engine)));
+            JobService jobService = jobs;
             ShardgateProxy[] holder = new ShardgateProxy[1];
             AdminServer admin = AdminServer.start(transport, boss, config.admin().listen(), config.admin().token(),
                     registry, () -> holder[0] != null && holder[0].serving.get(), () -> TopologyMetrics.healthDetail(live),
                     jsonEndpoints(report, health, sharding),
-                    Map.of("/api/v1/queries", digestReport::json), digestMetrics::refresh,
-                    new TopologyApi(new TopologyAdmin(store, live, applier, APPLY_WAIT)), adminWork);
+                    Map.of("/api/v1/queries", digestReport::json), () -> {
+                        digestMetrics.refresh();
+                        jobService.refreshMetrics();
+                    }, AdminRoutes.all(new TopologyApi(new TopologyAdmin(store, live, applier, APPLY_WAIT)), jobService.routes()),
+                    adminWork);
             String address = config.listen().host() + ":" + frontend.port();
             topology.start(live, applier, new ProxyRegistration(config.topology().proxyId().orElse(address), address,
                     config.admin().listen().host() + ":" + admin.port(), live.version(), Instant.now()));
             ShardgateProxy proxy = new ShardgateProxy(transport, boss, workers, all, sharding, frontend, admin, monitoring,
-                    new Closer(topology, drains, adminWork));
+                    new Closer(topology, drains, adminWork, jobs));
             proxy.report = report;
             holder[0] = proxy;
             proxy.serving.set(true);
             return proxy;
         } catch (InterruptedException | RuntimeException e) {
+            if (jobs != null) {
+                jobs.close();
+            }
             topology.close();
             drains.close();
             adminWork.shutdownNow();

@@ -17,12 +17,17 @@ record AdminArguments(String command, List<String> operands, Map<String, List<St
     private static final List<String> GLOBAL = List.of("--url", "--token", "--as");
 
     static AdminArguments parse(List<String> args) {
+        return parse(args, OPTIONS);
+    }
+
+    /** With the options {@code known} (the global ones among them): {@code shardgate job} has its own. */
+    static AdminArguments parse(List<String> args, Set<String> known) {
         List<String> positional = new ArrayList<>();
         Map<String, List<String>> options = new HashMap<>();
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             if (arg.startsWith("--")) {
-                if (!OPTIONS.contains(arg)) {
+                if (!known.contains(arg)) {
                     throw new UsageException("unknown option '" + arg + "'");
                 }
                 if (i + 1 >= args.size()) {

@@ -150,7 +150,8 @@ public final class AdminCommand {
         };
     }
 
-    private AdminApiClient client(AdminArguments args) {
+    /** The API client {@code --url}, {@code --token} and {@code --as} (or the environment and the OS user) name; {@code job} uses it too. */
+    AdminApiClient client(AdminArguments args) {
         String url = args.single("--url");
         if (url == null) {
             url = environment.getOrDefault("SHARDGATE_ADMIN_URL", "");

@@ -16,10 +16,10 @@ import java.util.function.Supplier;
  * compare-and-set the caller was told had failed would then be applied seconds later. With it, gRPC drops the call
  * at the deadline; one that was sent in time and answered late is the documented "cannot know" case.
  */
-final class UnaryDeadline implements ClientInterceptor {
+public final class UnaryDeadline implements ClientInterceptor {
     private final Supplier<Duration> deadline;
 
-    UnaryDeadline(Supplier<Duration> deadline) {
+    public UnaryDeadline(Supplier<Duration> deadline) {
         this.deadline = deadline;
     }
 

@@ -31,6 +31,8 @@ final class FakeAdminApi implements AutoCloseable {
     private volatile int status = 200;
     private volatile String contentType = "application/json";
     private volatile String body = "{\"version\":8}";
+    private volatile List<String> turns = List.of();
+    private final java.util.concurrent.atomic.AtomicInteger turn = new java.util.concurrent.atomic.AtomicInteger();
 
     FakeAdminApi() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -50,6 +52,14 @@ final class FakeAdminApi implements AutoCloseable {
         this.status = status;
         this.contentType = contentType;
         this.body = body;
+        return this;
+    }
+
+    /** Answers 200 with each of {@code bodies} in turn, the last one from then on (for {@code job watch}). */
+    FakeAdminApi answerInTurn(String... bodies) {
+        this.status = 200;
+        this.contentType = "application/json";
+        this.turns = List.of(bodies);
         return this;
     }
 
@@ -85,7 +95,9 @@ final class FakeAdminApi implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        byte[] answer = body.getBytes(StandardCharsets.UTF_8);
+        List<String> inTurn = turns;
+        String text = inTurn.isEmpty() ? body : inTurn.get(Math.min(turn.getAndIncrement(), inTurn.size() - 1));
+        byte[] answer = text.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", contentType);
         exchange.sendResponseHeaders(status, answer.length == 0 ? -1 : answer.length);
         try (OutputStream out = exchange.getResponseBody()) {
