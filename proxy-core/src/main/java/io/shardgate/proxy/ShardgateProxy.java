@@ -16,6 +16,9 @@ import io.shardgate.proxy.config.ConfigLoader;
 import io.shardgate.proxy.admin.TopologyApi;
 import io.shardgate.proxy.admin.AdminRoutes;
 import io.shardgate.proxy.jobs.JobExecutors;
+import io.shardgate.proxy.jobs.JobKind;
+import io.shardgate.proxy.reshard.ReshardExecutor;
+import io.shardgate.replication.copy.CopySettings;
 import io.shardgate.proxy.jobs.JobService;
 import io.shardgate.proxy.routing.BackendFactory;
 import io.shardgate.proxy.routing.Drains;
@@ -187,9 +190,11 @@ public final class ShardgateProxy implements AutoCloseable {
                     RsaKeyPair.generate(random), connections, metrics, new ErrorTranslator(), random, sharding.map(ShardingRuntime::deployment),
                     digests, live);
             FrontendServer frontend = FrontendServer.start(transport, boss, workers, config.listen(), context);
-            // The reshard and move executors register here (JobExecutors.with); without one a proxy shows jobs and runs none.
+            TopologyAdmin topologyAdmin = new TopologyAdmin(store, live, applier, APPLY_WAIT);
+            JobExecutors executors = JobExecutors.none().with(JobKind.RESHARD,
+                    new ReshardExecutor(topologyAdmin, live, config.backendUser(), adapters, CopySettings.defaults()));
             jobs = JobService.start(config.topology(), config.topology().proxyId().orElse(config.listen().host() + ":"
-                    + frontend.port()), JobExecutors.none(), registry, () -> live.applied().document(),
+                    + frontend.port()), executors, registry, () -> live.applied().document(),
                     engine -> adapters.engines().stream().anyMatch(known -> known.configName().equals(engine)));
             JobService jobService = jobs;
             ShardgateProxy[] holder = new ShardgateProxy[1];
@@ -199,7 +204,7 @@ public final class ShardgateProxy implements AutoCloseable {
                     Map.of("/api/v1/queries", digestReport::json), () -> {
                         digestMetrics.refresh();
                         jobService.refreshMetrics();
-                    }, AdminRoutes.all(new TopologyApi(new TopologyAdmin(store, live, applier, APPLY_WAIT)), jobService.routes()),
+                    }, AdminRoutes.all(new TopologyApi(topologyAdmin), jobService.routes()),
                     adminWork);
             String address = config.listen().host() + ":" + frontend.port();
             topology.start(live, applier, new ProxyRegistration(config.topology().proxyId().orElse(address), address,

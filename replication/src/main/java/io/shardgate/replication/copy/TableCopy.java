@@ -173,13 +173,33 @@ public final class TableCopy {
      */
     public CopyStreams startStreaming(MariaDbGtidPosition copied) {
         readShapes();
-        Map<String, List<PkValue>> all = new LinkedHashMap<>();
-        shapes.keySet().forEach(name -> all.put(name, List.of()));
-        CopyStreams streams = CopyStreams.start(source, targets, shapes, scopes(all), copied, settings.streamWorkers(),
+        CopyStreams streams = CopyStreams.start(source, targets, shapes, unbounded(), copied, settings.streamWorkers(),
                 notices);
         board.streamLag(streams::lagSeconds);
         board.phase(CopyProgress.Phase.STREAMING);
         return streams;
+    }
+
+    /**
+     * Brings every target to exactly {@code until}, each from its position in {@code from} (target name to the
+     * source position it has applied; its streams stopped first): a diff then reads the targets and the source at
+     * the same position.
+     */
+    public void catchUpTo(Map<String, MariaDbGtidPosition> from, MariaDbGtidPosition until) throws InterruptedException {
+        readShapes();
+        for (CopyTarget target : targets) {
+            MariaDbGtidPosition start = from.get(target.name());
+            if (start != null && start.hasReached(until)) {
+                continue;
+            }
+            CopyStreams.catchUp(source, List.of(target), shapes, unbounded(), start, until, settings.streamWorkers(), notices);
+        }
+    }
+
+    private Map<String, CatchUpScope> unbounded() {
+        Map<String, List<PkValue>> all = new LinkedHashMap<>();
+        shapes.keySet().forEach(name -> all.put(name, List.of()));
+        return scopes(all);
     }
 
     /** The last checkpoint of each table. */
