@@ -328,5 +328,7 @@ class SchemaHistoryTest {
                 new ColumnShape("id", true, null, false, false), new ColumnShape("we%ird\n-", false, "latin1", true, true),
                 new ColumnShape("-", false, "utf8mb4", false, true)), List.of("id", "-"), null);
         assertThat(ShapeCodec.decode(shape.name(), ShapeCodec.encode(shape))).isEqualTo(shape);
+        assertThatThrownBy(() -> ShapeCodec.decode(shape.name(), "v1\ncharset\t-\nkey\tid\ncol\tid\tU"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("short line");
     }
 }
