@@ -38,6 +38,11 @@ import static java.util.Objects.requireNonNull;
  * <p>Without {@link Builder#fromGtid}, reading starts at the target's stored watermark, or at the
  * start of the source's oldest binlog for a target that never applied anything. With
  * {@link Builder#untilGtid}, {@link #run()} returns once everything up to that position is applied.
+ *
+ * <p>Rows are read with the columns their table had when they were written, from a schema history
+ * evolved from the binlog's DDL and stored on the target with the apply positions
+ * ({@link io.shardgate.replication.stream.history.SchemaHistory}); where it starts is told in a notice
+ * ({@link io.shardgate.replication.stream.history.HistoryStart}, {@link Builder#initialSchemas}).
  */
 public final class ChangeStream {
     private final ServerEndpoint source;

@@ -76,7 +76,8 @@ public final class JdbcApplyTarget implements ApplyTarget {
     public List<TableVersion> loadSchemaHistory() {
         try (Connection connection = server.connect()) {
             return SchemaHistoryTable.load(connection);
-        } catch (SQLException e) {
+        } catch (SQLException | IllegalArgumentException e) {
+            // IllegalArgumentException: a stored shape that does not decode (written by hand, or by another version).
             throw new StreamException("cannot read the schema history from target " + server.address() + ": "
                     + e.getMessage(), e);
         }

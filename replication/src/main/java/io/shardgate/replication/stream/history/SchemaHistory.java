@@ -245,9 +245,10 @@ public final class SchemaHistory implements TableSchemaSource {
 
         @Override
         public void put(TableShape shape) {
-            shapes.put(shape.name(), shape);
-            unknown.remove(shape.name());
-            touched.add(shape.name());
+            // A statement that changes no column (an index, an engine) makes no new version.
+            if (!shape.equals(shapes.put(shape.name(), shape)) | unknown.remove(shape.name()) != null) {
+                touched.add(shape.name());
+            }
         }
 
         @Override

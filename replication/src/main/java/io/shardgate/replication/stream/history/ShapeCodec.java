@@ -44,6 +44,14 @@ public final class ShapeCodec {
         List<ColumnShape> columns = new ArrayList<>();
         for (int i = 1; i < lines.length; i++) {
             String[] fields = lines[i].split("\t", -1);
+            int expected = switch (fields[0]) {
+                case "charset" -> 2;
+                case "col" -> 6;
+                default -> 1;
+            };
+            if (fields.length < expected) {
+                throw new IllegalArgumentException("stored shape of " + name + " has a short line: " + abbreviate(lines[i]));
+            }
             switch (fields[0]) {
                 case "charset" -> charset = value(fields[1]);
                 case "key" -> {
