@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReshardClusterIT {
-    private static final int ROWS = 60_000;
+    private static final int ROWS = 30_000;
     private EtcdCluster etcd;
     private Topology topology;
     private final List<JarProxy> proxies = new ArrayList<>();
