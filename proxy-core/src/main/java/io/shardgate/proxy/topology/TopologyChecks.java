@@ -50,7 +50,10 @@ public final class TopologyChecks {
             }
         }
         if (!Objects.equals(current.tree().get("schemas"), next.tree().get("schemas"))) {
-            problems.add("schemas change: changing the sharded schemas of a running deployment is resharding");
+            String moved = TableMoves.problem(current, next);
+            if (moved != null) {
+                problems.add("schemas change: " + moved);
+            }
         }
         return problems;
     }
