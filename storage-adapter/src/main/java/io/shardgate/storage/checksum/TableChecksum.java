@@ -41,6 +41,8 @@ public final class TableChecksum {
         PRIMARY
     }
 
+    private static final int STREAM_BATCH = 1_000;
+
     private final ScanHint hint;
 
     public TableChecksum() {
@@ -123,7 +125,8 @@ public final class TableChecksum {
             throw new IllegalArgumentException("offset: " + offset + " (expected: >= 0)");
         }
         String sql = select(table, columns, range, String.join(", ", quoted(columns.key()))) + " LIMIT 1 OFFSET " + offset;
-        try (PreparedStatement statement = prepare(connection, sql, columns, range, hint); ResultSet rows = statement.executeQuery()) {
+        try (PreparedStatement statement = prepare(connection, sql, columns, range, hint);
+             ResultSet rows = statement.executeQuery()) {
             return rows.next() ? Optional.of(values(rows, columns.key().size())) : Optional.empty();
         }
     }
@@ -151,7 +154,8 @@ public final class TableChecksum {
         int keys = columns.key().size();
         String sql = select(table, columns, range, String.join(", ", quoted(columns.key()))
                 + ", CAST(CRC32(" + rowExpression(columns) + ") AS UNSIGNED)");
-        try (PreparedStatement statement = prepare(connection, sql, columns, range, hint); ResultSet rows = statement.executeQuery()) {
+        try (PreparedStatement statement = prepare(connection, sql, columns, range, hint);
+             ResultSet rows = streamed(statement).executeQuery()) {
             while (rows.next()) {
                 row.accept(new RowChecksum(values(rows, keys), rows.getBigDecimal(keys + 1).longValueExact()));
             }
@@ -169,7 +173,8 @@ public final class TableChecksum {
         List<String> all = new ArrayList<>(columns.key());
         all.addAll(requireNonNull(selected, "selected is null"));
         String sql = select(table, columns, range, String.join(", ", quoted(all)));
-        try (PreparedStatement statement = prepare(connection, sql, columns, range, hint); ResultSet rows = statement.executeQuery()) {
+        try (PreparedStatement statement = prepare(connection, sql, columns, range, hint);
+             ResultSet rows = streamed(statement).executeQuery()) {
             while (rows.next()) {
                 row.accept(values(rows, all.size()));
             }
@@ -184,6 +189,12 @@ public final class TableChecksum {
         requireKey(table, columns);
         return "SELECT " + what + " FROM " + table.sql() + hintSql(hint) + where(columns, range, hint)
                 + " ORDER BY " + String.join(", ", quoted(columns.key()));
+    }
+
+    /** Rows arrive as they are read, a batch at a time, instead of the whole result first. */
+    private static PreparedStatement streamed(PreparedStatement statement) throws SQLException {
+        statement.setFetchSize(STREAM_BATCH);
+        return statement;
     }
 
     private static void requireKey(TableName table, TableColumns columns) {
