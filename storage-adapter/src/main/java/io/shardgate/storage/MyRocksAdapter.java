@@ -50,7 +50,7 @@ public final class MyRocksAdapter implements StorageAdapter {
     }
 
     /**
-     * Forced onto the primary key: MyRocks' index statistics are sampled estimates, and a range read
+     * Key ranges, forced onto the primary key: MyRocks' index statistics are sampled estimates, and a range read
      * through a secondary index would cost a point lookup into the LSM tree per row.
      */
     @Override

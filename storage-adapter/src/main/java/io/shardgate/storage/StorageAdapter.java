@@ -49,9 +49,10 @@ public interface StorageAdapter {
     /**
      * The checksum primitive on this engine: how it reads a primary-key range, never what it computes.
      * Every engine must give the same value for the same rows, so a table on one engine can be compared
-     * with its copy on another. The optimizer's choice by default.
+     * with its copy on another. By default, primary-key ranges that the range optimizer can use
+     * ({@link TableChecksum.ScanHint#KEY_RANGE}).
      */
     default TableChecksum checksum() {
-        return new TableChecksum();
+        return new TableChecksum(TableChecksum.ScanHint.KEY_RANGE);
     }
 }

@@ -18,7 +18,8 @@ import static java.util.Objects.requireNonNull;
  * @param chunksDone           chunks compared so far
  * @param chunksTotalEstimate  chunks done plus the rest of the table's estimated rows in chunks of the current size
  * @param rowsCompared         source rows compared so far
- * @param mismatches           differing rows found so far (more than were reported once past the cap)
+ * @param mismatches           differing rows found so far: exact up to {@link DiffOptions#maxReported}; past it, a
+ *                             lower bound (a differing range then counts as its row-count difference, at least 1)
  */
 public record DiffCheckpoint(TableName table, List<Object> comparedBelow, boolean finished, long chunksDone,
         long chunksTotalEstimate, long rowsCompared, long mismatches) {

@@ -16,7 +16,8 @@ import static java.util.Objects.requireNonNull;
  * the source's checksum against the targets' combined (counts add, CRCs XOR). A range that differs is
  * split at the median key of the server holding most of its rows, and each half compared again, until
  * every server holds at most {@code narrowRows} of the range; then its rows are merge-compared
- * ({@link RowMerge}). Only the range at hand is ever in memory.
+ * ({@link RowMerge}). Only the range at hand is ever in memory. Once the report cap is reached, a differing
+ * range is no longer narrowed (which bounds the time a badly broken chunk takes), only counted.
  */
 final class RangeComparer {
     private final Snapshot snapshot;
@@ -62,6 +63,12 @@ final class RangeComparer {
     }
 
     private void narrow(PkRange range, List<ChecksumResult> sums) throws SQLException {
+        if (reports.full()) {
+            // Nothing more would be reported: count the range by its row counts instead of reading its rows.
+            long targets = sums.subList(1, sums.size()).stream().mapToLong(ChecksumResult::rows).sum();
+            reports.countRange(Math.max(1, Math.abs(sums.get(0).rows() - targets)));
+            return;
+        }
         int widest = 0;
         for (int i = 1; i < sums.size(); i++) {
             if (sums.get(i).rows() > sums.get(widest).rows()) {

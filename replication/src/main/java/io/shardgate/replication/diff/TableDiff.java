@@ -113,6 +113,10 @@ public final class TableDiff {
                 sink.checkpoint(at);
             }
             return at;
+        } catch (SQLException | RuntimeException e) {
+            closeQuietly(snapshot, e);
+            snapshot = null;
+            throw e;
         } finally {
             executor.shutdownNow();
             if (snapshot != null) {
@@ -130,6 +134,16 @@ public final class TableDiff {
         long total = upper.isEmpty() ? done : done + Math.max(1, (left + chunkRows - 1) / chunkRows);
         return new DiffCheckpoint(at.table(), upper.orElse(at.comparedBelow()), upper.isEmpty(), done, total, compared,
                 mismatches);
+    }
+
+    private static void closeQuietly(Snapshot snapshot, Exception failure) {
+        if (snapshot != null) {
+            try {
+                snapshot.close();
+            } catch (SQLException | RuntimeException e) {
+                failure.addSuppressed(e);
+            }
+        }
     }
 
     private static java.util.concurrent.ThreadFactory daemonThreads(TableName table) {

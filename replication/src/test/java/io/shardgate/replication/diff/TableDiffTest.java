@@ -137,6 +137,19 @@ class TableDiffTest {
     }
 
     @Test
+    void pastTheCapDifferingRangesAreCountedWithoutReadingTheirRows() throws SQLException {
+        for (long id = 2_001; id <= 3_000; id++) {
+            t1.remove(List.of(id));
+        }
+        t2.put(List.of(7_777L), "changed");
+        DiffCheckpoint end = diff(List.of(DiffTarget.of("t1", new TableChecksum()), DiffTarget.of("t2", new TableChecksum())),
+                OPTIONS.withMaxReported(0), () -> 0).run(recorder);
+        assertThat(recorder.mismatches).isEmpty();
+        assertThat(source.rowReads + t1.rowReads + t2.rowReads).isZero();
+        assertThat(end.mismatches()).as("1,000 rows missing, one range of equal counts").isEqualTo(1_001);
+    }
+
+    @Test
     void snapshotsAreReopenedOnceOlderThanTheHold() throws SQLException {
         long[] now = {0};
         LongSupplier clock = () -> now[0] += 300_000_000L; // every reading of the clock is 0.3 s later

@@ -21,20 +21,27 @@ import static java.util.Objects.requireNonNull;
  * the engine or the order rows are read in, so an InnoDB and a MyRocks shard holding the same
  * rows give the same result (verified by TableChecksumIT).
  *
- * <p>Each engine's adapter hands out its own instance ({@code StorageAdapter.checksum()}): an engine may
- * force the scan onto the primary key ({@link ScanHint#PRIMARY}), which changes how rows are read, never
- * the value. Besides the range checksum it offers what a diff needs to narrow a range down: the key at an
+ * <p>Each engine's adapter hands out its own instance ({@code StorageAdapter.checksum()}) with a
+ * {@link ScanHint}, which changes how rows are read, never the value. Besides the range checksum it offers what a diff needs to narrow a range down: the key at an
  * offset (chunk boundaries) and each row's key with its own CRC, in key order.
  */
 public final class TableChecksum {
 
     /** How the checksum queries read the table. */
     public enum ScanHint {
-        /** Leave the choice of index to the optimizer. */
+        /** Bounds as row comparisons only, {@code (a, b) >= (?, ?)}; the optimizer's choice of index. */
         NONE,
-        /** {@code FORCE INDEX (PRIMARY)}: every query here reads a primary-key range. */
+        /**
+         * A composite key's bounds also spelt out, {@code (a > ? OR (a = ? AND b >= ?))}, which MariaDB's range
+         * optimizer turns into a primary-key range: it does not for a row comparison (EXPLAIN shows a full
+         * index scan, so each chunk of a diff would read the table from its start).
+         */
+        KEY_RANGE,
+        /** {@link #KEY_RANGE}, and {@code FORCE INDEX (PRIMARY)}. */
         PRIMARY
     }
+
+    private static final int STREAM_BATCH = 1_000;
 
     private final ScanHint hint;
 
@@ -98,7 +105,7 @@ public final class TableChecksum {
         requireNonNull(connection, "connection is null");
         requireNonNull(range, "range is null");
         String sql = sql(table, columns, range, hint);
-        try (PreparedStatement statement = prepare(connection, sql, range)) {
+        try (PreparedStatement statement = prepare(connection, sql, columns, range, hint)) {
             try (ResultSet rows = statement.executeQuery()) {
                 rows.next();
                 return new ChecksumResult(rows.getLong(1), rows.getBigDecimal(2).longValueExact());
@@ -118,7 +125,8 @@ public final class TableChecksum {
             throw new IllegalArgumentException("offset: " + offset + " (expected: >= 0)");
         }
         String sql = select(table, columns, range, String.join(", ", quoted(columns.key()))) + " LIMIT 1 OFFSET " + offset;
-        try (PreparedStatement statement = prepare(connection, sql, range); ResultSet rows = statement.executeQuery()) {
+        try (PreparedStatement statement = prepare(connection, sql, columns, range, hint);
+             ResultSet rows = statement.executeQuery()) {
             return rows.next() ? Optional.of(values(rows, columns.key().size())) : Optional.empty();
         }
     }
@@ -146,7 +154,8 @@ public final class TableChecksum {
         int keys = columns.key().size();
         String sql = select(table, columns, range, String.join(", ", quoted(columns.key()))
                 + ", CAST(CRC32(" + rowExpression(columns) + ") AS UNSIGNED)");
-        try (PreparedStatement statement = prepare(connection, sql, range); ResultSet rows = statement.executeQuery()) {
+        try (PreparedStatement statement = prepare(connection, sql, columns, range, hint);
+             ResultSet rows = streamed(statement).executeQuery()) {
             while (rows.next()) {
                 row.accept(new RowChecksum(values(rows, keys), rows.getBigDecimal(keys + 1).longValueExact()));
             }
@@ -164,7 +173,8 @@ public final class TableChecksum {
         List<String> all = new ArrayList<>(columns.key());
         all.addAll(requireNonNull(selected, "selected is null"));
         String sql = select(table, columns, range, String.join(", ", quoted(all)));
-        try (PreparedStatement statement = prepare(connection, sql, range); ResultSet rows = statement.executeQuery()) {
+        try (PreparedStatement statement = prepare(connection, sql, columns, range, hint);
+             ResultSet rows = streamed(statement).executeQuery()) {
             while (rows.next()) {
                 row.accept(values(rows, all.size()));
             }
@@ -177,8 +187,14 @@ public final class TableChecksum {
         requireNonNull(columns, "columns is null");
         requireNonNull(range, "range is null");
         requireKey(table, columns);
-        return "SELECT " + what + " FROM " + table.sql() + hintSql(hint) + where(columns, range)
+        return "SELECT " + what + " FROM " + table.sql() + hintSql(hint) + where(columns, range, hint)
                 + " ORDER BY " + String.join(", ", quoted(columns.key()));
+    }
+
+    /** Rows arrive as they are read, a batch at a time, instead of the whole result first. */
+    private static PreparedStatement streamed(PreparedStatement statement) throws SQLException {
+        statement.setFetchSize(STREAM_BATCH);
+        return statement;
     }
 
     private static void requireKey(TableName table, TableColumns columns) {
@@ -188,14 +204,12 @@ public final class TableChecksum {
         }
     }
 
-    private static PreparedStatement prepare(Connection connection, String sql, PkRange range) throws SQLException {
+    private static PreparedStatement prepare(Connection connection, String sql, TableColumns columns, PkRange range,
+            ScanHint hint) throws SQLException {
         PreparedStatement statement = connection.prepareStatement(sql);
         try {
             int index = 1;
-            for (Object value : range.lowerInclusive()) {
-                statement.setObject(index++, value);
-            }
-            for (Object value : range.upperExclusive()) {
+            for (Object value : parameters(columns, range, hint)) {
                 statement.setObject(index++, value);
             }
             return statement;
@@ -230,7 +244,7 @@ public final class TableChecksum {
         requireNonNull(table, "table is null");
         requireNonNull(columns, "columns is null");
         return "SELECT COUNT(*), BIT_XOR(CAST(CRC32(" + rowExpression(columns) + ") AS UNSIGNED)) FROM " + table.sql()
-                + hintSql(hint) + where(columns, range);
+                + hintSql(hint) + where(columns, range, hint);
     }
 
     /** {@code CONCAT_WS('#', col1, …, CONCAT(ISNULL(n1), …))}: one row as the string its CRC is taken of. */
@@ -249,16 +263,63 @@ public final class TableChecksum {
         return row.toString();
     }
 
-    private static String where(TableColumns columns, PkRange range) {
+    /**
+     * The range as a condition: a composite key's bounds are row comparisons, {@code (a, b) >= (?, ?)}, and
+     * unless the hint is {@link ScanHint#NONE}, before them the same bounds spelt out
+     * ({@link ScanHint#KEY_RANGE}). {@link #parameters} gives the values in the same order.
+     */
+    private static String where(TableColumns columns, PkRange range, ScanHint hint) {
         requireNonNull(range, "range is null");
         List<String> conditions = new ArrayList<>();
+        List<String> rows = new ArrayList<>();
+        List<String> key = columns.key();
         if (!range.lowerInclusive().isEmpty()) {
-            conditions.add(bound(columns.key(), range.lowerInclusive().size(), ">="));
+            rows.add(bound(key, range.lowerInclusive().size(), ">="));
+            if (spelt(key, hint)) {
+                conditions.add(spelt(key, ">", ">="));
+            }
         }
         if (!range.upperExclusive().isEmpty()) {
-            conditions.add(bound(columns.key(), range.upperExclusive().size(), "<"));
+            rows.add(bound(key, range.upperExclusive().size(), "<"));
+            if (spelt(key, hint)) {
+                conditions.add(spelt(key, "<", "<"));
+            }
         }
+        conditions.addAll(rows);
         return conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions);
+    }
+
+    /** The values {@link #where} binds, in its order. */
+    private static List<Object> parameters(TableColumns columns, PkRange range, ScanHint hint) {
+        List<Object> values = new ArrayList<>();
+        if (spelt(columns.key(), hint)) {
+            for (List<Object> bound : List.of(range.lowerInclusive(), range.upperExclusive())) {
+                for (int i = 0; i < bound.size(); i++) {
+                    values.addAll(bound.subList(0, i + 1));
+                }
+            }
+        }
+        values.addAll(range.lowerInclusive());
+        values.addAll(range.upperExclusive());
+        return values;
+    }
+
+    private static boolean spelt(List<String> key, ScanHint hint) {
+        return key.size() > 1 && hint != ScanHint.NONE;
+    }
+
+    /** {@code (k1 OP ? OR (k1 = ? AND k2 OP ?) OR …)}, the last column compared with {@code lastOperator}. */
+    private static String spelt(List<String> key, String operator, String lastOperator) {
+        StringJoiner any = new StringJoiner(" OR ", "(", ")");
+        for (int i = 0; i < key.size(); i++) {
+            StringJoiner all = new StringJoiner(" AND ", i == 0 ? "" : "(", i == 0 ? "" : ")");
+            for (int j = 0; j < i; j++) {
+                all.add(TableName.quote(key.get(j)) + " = ?");
+            }
+            all.add(TableName.quote(key.get(i)) + " " + (i == key.size() - 1 ? lastOperator : operator) + " ?");
+            any.add(all.toString());
+        }
+        return any.toString();
     }
 
     private static String bound(List<String> key, int values, String operator) {

@@ -49,8 +49,22 @@ class TableChecksumTest {
         assertThat(TableChecksum.sql(TableName.parse("s.t"), ORDERS, PkRange.of(10, 20), TableChecksum.ScanHint.PRIMARY))
                 .endsWith(" FROM `s`.`t` FORCE INDEX (PRIMARY) WHERE `id` >= ? AND `id` < ?");
         assertThat(new io.shardgate.storage.MyRocksAdapter().checksum().hint()).isEqualTo(TableChecksum.ScanHint.PRIMARY);
-        assertThat(new io.shardgate.storage.InnoDbAdapter().checksum().hint()).isEqualTo(TableChecksum.ScanHint.NONE);
+        assertThat(new io.shardgate.storage.InnoDbAdapter().checksum().hint()).isEqualTo(TableChecksum.ScanHint.KEY_RANGE);
         assertThat(new TableChecksum().hint()).isEqualTo(TableChecksum.ScanHint.NONE);
+    }
+
+    @Test
+    void compositeBoundsAreAlsoSpeltOutForTheRangeOptimizer() {
+        TableColumns composite = new TableColumns(List.of("a", "b", "c", "v"), List.of(), List.of("a", "b", "c"));
+        assertThat(TableChecksum.sql(TableName.parse("s.t"), composite, new PkRange(List.of(1, 2, 3), List.of(4, 5, 6)),
+                TableChecksum.ScanHint.KEY_RANGE)).endsWith(" FROM `s`.`t` WHERE (`a` > ? OR (`a` = ? AND `b` > ?) OR (`a` = ? AND `b` = ? AND `c` >= ?))"
+                        + " AND (`a` < ? OR (`a` = ? AND `b` < ?) OR (`a` = ? AND `b` = ? AND `c` < ?))"
+                        + " AND (`a`, `b`, `c`) >= (?, ?, ?) AND (`a`, `b`, `c`) < (?, ?, ?)");
+        assertThat(TableChecksum.sql(TableName.parse("s.t"), composite, new PkRange(List.of(1, 2, 3), List.of()),
+                TableChecksum.ScanHint.PRIMARY)).endsWith(" FROM `s`.`t` FORCE INDEX (PRIMARY) WHERE (`a` > ? OR"
+                + " (`a` = ? AND `b` > ?) OR (`a` = ? AND `b` = ? AND `c` >= ?)) AND (`a`, `b`, `c`) >= (?, ?, ?)");
+        assertThat(TableChecksum.sql(TableName.parse("s.t"), ORDERS, PkRange.of(1, 2), TableChecksum.ScanHint.KEY_RANGE))
+                .as("one column needs no spelling out").endsWith(" WHERE `id` >= ? AND `id` < ?");
     }
 
     @Test
