@@ -173,6 +173,20 @@ class AdminPageIT {
                 .doesNotContain("data-shard=\"").doesNotContain("not-the-token");
     }
 
+    /** The page as served, opened where no admin API answers (a file): every section says why, and so does the header. */
+    @Test
+    void whenTheApiDoesNotAnswerThePageSaysTheRefreshFailed() throws Exception {
+        Path page = TARGET.resolve("admin-page-offline.html");
+        Files.write(page, HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(pageUrl())).build(),
+                HttpResponse.BodyHandlers.ofByteArray()).body());
+
+        String dom = chromium.dumpDom(page.toUri() + "#token=t", BUDGET);
+
+        assertThat(dom).containsPattern("<span id=\"updated\" class=\"failed\">refresh failed at \\d\\d:\\d\\d:\\d\\d</span>");
+        assertThat(dom).contains("<div id=\"topology\" class=\"\"><p class=\"bad\">")
+                .contains("<div id=\"lag\" class=\"\"><p class=\"bad\">").doesNotContainPattern(">updated \\d");
+    }
+
     /** The page's job rendering, from its own script, on a canned job list (the jobs API is another change). */
     @Test
     void theJobRenderingShowsPhaseProgressBarsDiffThrottleAndErrorAsText() throws Exception {

@@ -34,11 +34,17 @@ final class AdminPage {
     private final byte[] html;
     private final String policy;
 
-    AdminPage(String html) {
+    private AdminPage(byte[] html, String policy) {
+        this.html = html;
+        this.policy = policy;
+    }
+
+    /** {@code html} with a policy that allows its one inline script and one inline style. */
+    static AdminPage of(String html) {
         requireNonNull(html, "html is null");
-        this.html = html.getBytes(StandardCharsets.UTF_8);
-        this.policy = "default-src 'none'; script-src " + hashOf(html, "script") + "; style-src " + hashOf(html, "style")
-                + "; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+        return new AdminPage(html.getBytes(StandardCharsets.UTF_8), "default-src 'none'; script-src " + hashOf(html, "script")
+                + "; style-src " + hashOf(html, "style")
+                + "; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
     }
 
     /** The page packaged with the proxy. */
@@ -47,7 +53,7 @@ final class AdminPage {
             if (in == null) {
                 throw new IllegalStateException("the admin page " + RESOURCE + " is missing from the proxy's jar");
             }
-            return new AdminPage(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the admin page " + RESOURCE, e);
         }

@@ -59,11 +59,11 @@ class AdminPageTest {
 
     @Test
     void aPageWithoutExactlyOneScriptAndOneStyleIsRefused() {
-        assertThatThrownBy(() -> new AdminPage("<style>a{}</style><p>no script</p>"))
+        assertThatThrownBy(() -> AdminPage.of("<style>a{}</style><p>no script</p>"))
                 .hasMessage("the admin page must have exactly one plain <script> element");
-        assertThatThrownBy(() -> new AdminPage("<style>a{}</style><script>1</script><script>2</script>"))
+        assertThatThrownBy(() -> AdminPage.of("<style>a{}</style><script>1</script><script>2</script>"))
                 .hasMessage("the admin page must have exactly one plain <script> element");
-        assertThat(new AdminPage("<style>a{}</style><script>1</script>").policy())
+        assertThat(AdminPage.of("<style>a{}</style><script>1</script>").policy())
                 .contains("style-src 'sha256-").contains("script-src 'sha256-");
     }
 }
