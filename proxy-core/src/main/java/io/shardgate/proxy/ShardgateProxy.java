@@ -272,6 +272,7 @@ public final class ShardgateProxy implements AutoCloseable {
         Map<String, java.util.function.Supplier<String>> endpoints = new LinkedHashMap<>();
         endpoints.put("/api/v1/replicas", report::replicasJson);
         endpoints.put("/shards", health::shardsJson);
+        endpoints.put("/api/v1/lag/history", report::lagHistoryJson);
         sharding.ifPresent(runtime -> endpoints.put("/api/v1/schema", new SchemaReport(runtime.columns())::json));
         return endpoints;
     }
