@@ -106,6 +106,19 @@ class ReshardIT {
         assertThat(all).as("every acknowledged write, exactly, on its owner").isEqualTo(model);
     }
 
+    /** The admin page, in headless Chromium, shows the running job: its id, phase and table progress; a screenshot. */
+    private void pageShows(String id) {
+        HeadlessChromium chromium = HeadlessChromium.find();
+        String url = "http://127.0.0.1:" + proxy.adminPort() + "/ui#token=" + ProxyFixture.ADMIN_TOKEN;
+        String dom = chromium.dumpDom(url, Duration.ofSeconds(6));
+        assertThat(dom).contains("data-job=\"" + id + "\"").contains("shop.customers").contains(">ready<");
+        assertThat(dom).containsPattern("[0-9,]+ / [0-9,]+ rows");
+        java.nio.file.Path png = JarProxy.HOME.resolve("integration-tests/target/admin-page-reshard.png");
+        chromium.screenshot(url, Duration.ofSeconds(6), png, 1280, 900);
+        System.out.printf("[reshard] the admin page with the job: %s (%d bytes)%n", png, png.toFile().length());
+        assertThat(png.toFile().length()).isGreaterThan(10_000);
+    }
+
     @Test
     void s1SplitsOverAnInnoDbAndAMyRocksShardUnderWrites() throws Exception {
         Node s2 = topology.shard("s2").primary();
@@ -120,6 +133,7 @@ class ReshardIT {
             assertThat(ready.path("diff").path("mismatches").asLong()).isZero();
             assertThat(ready.path("diff").path("rows_compared").asLong()).isPositive();
             assertThat(ready.path("tables").path("shop.customers").path("rows_copied").asLong()).isPositive();
+            pageShows(id);
             assertThat(jobs.act(id, "cutover")).isEqualTo(200);
             jobs.await(id, "done", Duration.ofMinutes(1));
             long before = client.writes.get();
