@@ -31,6 +31,18 @@ final class Jobs {
         return unwrap(created.json()).get("id").asText();
     }
 
+    /** A move of {@code tables} from {@code source} to {@code target} on {@code engine}; returns the job's id. */
+    String move(String source, String target, String engine, String... tables) {
+        StringBuilder spec = new StringBuilder("{\"kind\": \"move\", \"spec\": {\"source\": \"" + source + "\", \"target\": \""
+                + target + "\", \"engine\": \"" + engine + "\", \"tables\": [");
+        for (int i = 0; i < tables.length; i++) {
+            spec.append(i == 0 ? "" : ",").append('"').append(tables[i]).append('"');
+        }
+        AdminApi.Response created = admin.send("POST", "/api/v1/jobs", spec.append("]}}").toString(), -1);
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        return unwrap(created.json()).get("id").asText();
+    }
+
     JsonNode job(String id) {
         AdminApi.Response response = admin.get("/api/v1/jobs/" + id);
         assertThat(response.status()).as(response.body()).isEqualTo(200);

@@ -27,14 +27,19 @@ final class ModelClient implements AutoCloseable {
 
     /** {@code rows}: ids 1..rows exist with n = 0; {@code firstNew}: where new ids start (one client per range). */
     ModelClient(Connector connector, int rows, long firstNew) {
+        this(connector, "shop.customers", rows, firstNew);
+    }
+
+    /** The same on {@code table} ({@code id BIGINT PRIMARY KEY, note, n INT}). */
+    ModelClient(Connector connector, String table, int rows, long firstNew) {
         for (long id = 1; id <= rows; id++) {
             model.put(id, 0);
         }
-        thread = new Thread(() -> loop(connector, rows, firstNew), "model-client");
+        thread = new Thread(() -> loop(connector, table, rows, firstNew), "model-client");
         thread.start();
     }
 
-    private void loop(Connector connector, int rows, long firstNew) {
+    private void loop(Connector connector, String table, int rows, long firstNew) {
         try (Connection connection = connector.connect(); Statement statement = connection.createStatement()) {
             long next = firstNew;
             while (!stop.get()) {
@@ -43,10 +48,10 @@ final class ModelClient implements AutoCloseable {
                 int n = random.nextInt(1_000_000);
                 try {
                     if (random.nextInt(10) == 0) {
-                        statement.executeUpdate("DELETE FROM shop.customers WHERE id = " + id);
+                        statement.executeUpdate("DELETE FROM " + table + " WHERE id = " + id);
                         model.remove(id);
                     } else {
-                        statement.executeUpdate("INSERT INTO shop.customers VALUES (" + id + ", 'client', " + n
+                        statement.executeUpdate("INSERT INTO " + table + " VALUES (" + id + ", 'client', " + n
                                 + ") ON DUPLICATE KEY UPDATE n = VALUES(n)");
                         model.put(id, n);
                     }
@@ -63,9 +68,13 @@ final class ModelClient implements AutoCloseable {
 
     /** The rows of {@code shop.customers} on one server: id to n. */
     static Map<Long, Integer> rowsOn(io.shardgate.replication.topology.Node node) throws SQLException {
+        return rowsOn(node, "shop.customers");
+    }
+
+    static Map<Long, Integer> rowsOn(io.shardgate.replication.topology.Node node, String table) throws SQLException {
         Map<Long, Integer> rows = new java.util.HashMap<>();
         try (Connection connection = node.connect(); Statement statement = connection.createStatement();
-             java.sql.ResultSet result = statement.executeQuery("SELECT id, n FROM shop.customers")) {
+             java.sql.ResultSet result = statement.executeQuery("SELECT id, n FROM " + table)) {
             while (result.next()) {
                 rows.put(result.getLong(1), result.getInt(2));
             }

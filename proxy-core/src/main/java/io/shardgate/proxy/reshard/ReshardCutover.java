@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.shardgate.proxy.jobs.Job;
 import io.shardgate.proxy.jobs.JobContext;
 import io.shardgate.proxy.jobs.JobPhase;
-import io.shardgate.proxy.jobs.ReshardSpec;
 import io.shardgate.proxy.topology.Cutover;
 import io.shardgate.proxy.topology.TopologyAdmin;
 import io.shardgate.replication.copy.CopyTarget;
@@ -20,7 +19,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The reshard's cutover, asked for by the operator once the job is {@code ready}: checks that the targets are
+ * A reshard's or table move's cutover, asked for by the operator once the job is {@code ready}: checks that the targets are
  * current (stream lag under a second), that the diff was clean, and that no transaction on the source is older than
  * {@link #MAX_TRANSACTION_AGE}; then moves the keys with every proxy's writes to the source held ({@link Cutover}).
  * While they are held it records the source's position, waits for the targets to apply it, stops the streams and
@@ -36,14 +35,12 @@ final class ReshardCutover {
 
     private final JobContext context;
     private final TopologyAdmin topology;
-    private final ReshardSpec spec;
     private final ReshardPlan plan;
     private final PausedStreams streams;
 
-    ReshardCutover(JobContext context, TopologyAdmin topology, ReshardSpec spec, ReshardPlan plan, PausedStreams streams) {
+    ReshardCutover(JobContext context, TopologyAdmin topology, ReshardPlan plan, PausedStreams streams) {
         this.context = context;
         this.topology = topology;
-        this.spec = spec;
         this.plan = plan;
         this.streams = streams;
     }
@@ -57,22 +54,22 @@ final class ReshardCutover {
             return back("cutover refused: " + refusal);
         }
         Cutover.Outcome outcome = new Cutover(topology, context.clock()).run(new Cutover.Request(context.job().id(),
-                List.of(spec.source()), this::switchKeys, MAX_HOLD, ACK_TIMEOUT), this::quiesced);
+                List.of(plan.source()), plan.switchEdit(), MAX_HOLD, ACK_TIMEOUT), this::quiesced);
         if (!outcome.switched()) {
             streams.resume();
-            return back("cutover aborted, writes go to " + spec.source() + " again: " + outcome.reason());
+            return back("cutover aborted, writes go to " + plan.source() + " again: " + outcome.reason());
         }
         ObjectNode record = JsonNodeFactory.instance.objectNode().put("hold_version", outcome.holdVersion())
                 .put("switch_version", outcome.switchVersion()).put("writes_held_ms", outcome.held().toMillis())
                 .put("proxies_drained_ms", outcome.acknowledged().toMillis());
         context.checkpoint("cutover", record);
         context.phase(JobPhase.SWITCHED);
-        LOG.log(System.Logger.Level.INFO, "job " + context.job().id() + ": " + spec.source() + "'s keys moved to "
+        LOG.log(System.Logger.Level.INFO, "job " + context.job().id() + ": " + plan.source() + "'s keys moved to "
                 + plan.targetNames() + "; writes held " + outcome.held().toMillis() + " ms");
         return true;
     }
 
-    /** After the switch: the job is done (the source keeps its rows; it owns no keys and can be retired). */
+    /** After the switch: the job is done (the source keeps its copy of the rows, which nothing reads any more). */
     void afterSwitch() throws Exception {
         context.update(job -> job.withStreamLag(null));
         context.phase(JobPhase.DONE);
@@ -104,7 +101,7 @@ final class ReshardCutover {
         }
         long age = oldestTransactionSeconds(plan.sourceEndpoint());
         if (age > MAX_TRANSACTION_AGE.toSeconds()) {
-            return "a transaction on " + spec.source() + " has been open " + age + " s (at most "
+            return "a transaction on " + plan.source() + " has been open " + age + " s (at most "
                     + MAX_TRANSACTION_AGE.toSeconds() + " s): its writes would hold the cutover";
         }
         return null;
@@ -123,7 +120,7 @@ final class ReshardCutover {
         MariaDbGtidPosition position = MariaDbGtidPosition.parse(query(plan.sourceEndpoint(), "SELECT @@gtid_binlog_pos"));
         Duration wait = remaining.minusMillis(500);
         if (wait.isNegative() || !streams.streams().awaitPosition(position, wait)) {
-            throw new IllegalStateException("the targets did not apply " + spec.source() + "'s position " + position + " in time");
+            throw new IllegalStateException("the targets did not apply " + plan.source() + "'s position " + position + " in time");
         }
         streams.pause();
         ObjectNode reverse = JsonNodeFactory.instance.objectNode().put("source", position.toString());
@@ -131,20 +128,6 @@ final class ReshardCutover {
             reverse.put(target.name(), query(target.endpoint(), "SELECT @@gtid_binlog_pos"));
         }
         context.checkpoint("reverse_from", reverse);
-    }
-
-    private void switchKeys(ObjectNode tree) {
-        for (var shard : tree.withArray("shards")) {
-            String name = shard.path("name").asText();
-            if (name.equals(spec.source())) {
-                ((ObjectNode) shard).put("key_range", io.shardgate.proxy.config.ShardConfig.NO_KEYS);
-            }
-            for (ReshardSpec.Target target : spec.targets()) {
-                if (name.equals(target.name())) {
-                    ((ObjectNode) shard).put("key_range", target.keyRange());
-                }
-            }
-        }
     }
 
     private static String query(ServerEndpoint server, String sql) throws SQLException {

@@ -8,6 +8,7 @@ import io.shardgate.proxy.jobs.Job;
 import io.shardgate.proxy.jobs.JobAction;
 import io.shardgate.proxy.jobs.JobContext;
 import io.shardgate.proxy.jobs.JobExecutor;
+import io.shardgate.proxy.jobs.JobKind;
 import io.shardgate.proxy.jobs.JobPhase;
 import io.shardgate.proxy.jobs.ReshardSpec;
 import io.shardgate.proxy.topology.LiveTopology;
@@ -27,11 +28,10 @@ import java.util.Optional;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Runs a reshard job: the target shards join the topology owning no keys; the source's tables are copied to them
+ * Runs a reshard or table-move job. A reshard's target shards join the topology owning no keys; the source's tables are copied to them
  * ({@link TableCopy}, checkpointed per chunk); change streams keep them current; the diff compares the source with
  * the union of the targets at matched positions ({@link ReshardDiff}); the job waits {@code ready} for the operator's
- * cutover ({@link ReshardCutover}), which moves the keys with every proxy's writes held, and starts the reverse
- * streams. Every phase resumes from the job's checkpoints on whichever proxy takes the job next.
+ * cutover ({@link ReshardCutover}), which moves the keys (or the tables) with every proxy's writes to the source held. Every phase resumes from the job's checkpoints on whichever proxy takes the job next.
  */
 public final class ReshardExecutor implements JobExecutor {
     private static final System.Logger LOG = System.getLogger(ReshardExecutor.class.getName());
@@ -56,13 +56,18 @@ public final class ReshardExecutor implements JobExecutor {
     @Override
     public void run(JobContext context) throws Exception {
         Job job = context.job();
-        ReshardSpec spec = job.reshardSpec();
         if (job.phase() == JobPhase.SWITCHED) {
-            new ReshardCutover(context, topology, spec, null, null).afterSwitch();
+            new ReshardCutover(context, topology, null, null).afterSwitch();
             return;
         }
-        TargetShards.join(topology, live.applied().document(), spec, "job " + job.id() + " on " + context.proxyId());
-        ReshardPlan plan = ReshardPlan.of(spec, live.applied().document(), user, adapters);
+        ReshardPlan plan;
+        if (job.kind() == JobKind.RESHARD) {
+            ReshardSpec spec = job.reshardSpec();
+            TargetShards.join(topology, live.applied().document(), spec, "job " + job.id() + " on " + context.proxyId());
+            plan = ReshardPlan.of(spec, live.applied().document(), user, adapters);
+        } else {
+            plan = ReshardPlan.of(job.moveSpec(), live.applied().document(), user, adapters);
+        }
         TableCopy copy = new TableCopy(plan.sourceEndpoint(), plan.tables(), plan.targets(), settings,
                 CopyThrottle.of(live.applied().document(), plan, user), checkpoint -> saveCopy(context, checkpoint), adapters,
                 notice -> LOG.log(System.Logger.Level.INFO, "job " + job.id() + ": " + notice));
@@ -98,9 +103,12 @@ public final class ReshardExecutor implements JobExecutor {
                 if (stopped(context)) {
                     return;
                 }
+                if (job.kind() == JobKind.MOVE) {
+                    context.checkpoint("sizes", TableSizes.of(plan));
+                }
                 context.phase(JobPhase.READY);
             }
-            ready(context, plan, streams, spec);
+            ready(context, plan, streams);
         }
     }
 
@@ -121,7 +129,7 @@ public final class ReshardExecutor implements JobExecutor {
     }
 
     /** {@code ready}: the streams run; the operator's cutover or cancel decides. */
-    private void ready(JobContext context, ReshardPlan plan, PausedStreams streams, ReshardSpec spec) throws Exception {
+    private void ready(JobContext context, ReshardPlan plan, PausedStreams streams) throws Exception {
         for (long round = 0; ; round++) {
             double lag = streams.streams().lagSeconds();
             reportLag(context, lag, round);
@@ -131,7 +139,7 @@ public final class ReshardExecutor implements JobExecutor {
                 return;
             }
             if (job.pendingAction().filter(action -> action == JobAction.CUTOVER).isPresent()) {
-                ReshardCutover cutover = new ReshardCutover(context, topology, spec, plan, streams);
+                ReshardCutover cutover = new ReshardCutover(context, topology, plan, streams);
                 if (cutover.run()) {
                     cutover.afterSwitch();
                     return;

@@ -26,17 +26,38 @@ import java.util.List;
 import static java.util.Objects.requireNonNull;
 
 /**
- * What a reshard moves, read from its spec and the topology: the source shard's primary, each target with the key
- * range it will own, and the tables: every sharded table (by its hash vindex, split by key range) and every reference
- * table (whole, to every target) that exists on the source.
+ * What a job moves, read from its spec and the topology: the source shard's primary, the targets, the tables, and
+ * what its cutover changes in the topology document while the source's writes are held. A reshard moves every
+ * sharded table (by its hash vindex, split by key range) and every reference table (whole, to every target) that
+ * exists on the source, and gives the targets the keys; a table move copies its tables whole to one shard, on the
+ * engine asked for, and gives them that shard.
  */
 record ReshardPlan(String source, io.shardgate.storage.Engine sourceEngine, ServerEndpoint sourceEndpoint, List<CopyTarget> targets,
-                   List<CopyTable> tables) {
+                   List<CopyTable> tables, java.util.function.Consumer<com.fasterxml.jackson.databind.node.ObjectNode> switchEdit) {
     ReshardPlan {
         requireNonNull(source, "source is null");
         requireNonNull(sourceEndpoint, "sourceEndpoint is null");
         targets = List.copyOf(targets);
         tables = List.copyOf(tables);
+        requireNonNull(switchEdit, "switchEdit is null");
+    }
+
+    /** A table move: {@code spec}'s tables, whole, to its target shard on its engine. */
+    static ReshardPlan of(io.shardgate.proxy.jobs.MoveSpec spec, TopologyDocument topology, ShardgateConfig.BackendUser user,
+                          StorageAdapters adapters) {
+        ShardConfig source = topology.shard(spec.source())
+                .orElseThrow(() -> new IllegalStateException("the topology has no shard " + spec.source() + " any more"));
+        ShardConfig target = topology.shard(spec.target())
+                .orElseThrow(() -> new IllegalStateException("the topology has no shard " + spec.target() + " any more"));
+        List<CopyTable> tables = new ArrayList<>();
+        for (String table : spec.tables()) {
+            int dot = table.indexOf('.');
+            tables.add(CopyTable.whole(table.substring(0, dot), table.substring(dot + 1)));
+        }
+        CopyTarget copyTarget = new CopyTarget(target.name(), ServerEndpoint.parse(target.primary().toString(), user.name(),
+                user.password()), KeyRange.parse("-"), adapters.engine(spec.engine()));
+        return new ReshardPlan(spec.source(), source.engine(), ServerEndpoint.parse(source.primary().toString(), user.name(),
+                user.password()), List.of(copyTarget), tables, tree -> TopologyMoves.moveTables(tree, spec.tables(), spec.target()));
     }
 
     static ReshardPlan of(ReshardSpec spec, TopologyDocument topology, ShardgateConfig.BackendUser user, StorageAdapters adapters)
@@ -63,7 +84,7 @@ record ReshardPlan(String source, io.shardgate.storage.Engine sourceEngine, Serv
         if (tables.isEmpty()) {
             throw new IllegalStateException("shard " + spec.source() + " holds no sharded table to move");
         }
-        return new ReshardPlan(spec.source(), source.engine(), endpoint, targets, tables);
+        return new ReshardPlan(spec.source(), source.engine(), endpoint, targets, tables, tree -> TopologyMoves.giveKeys(tree, spec));
     }
 
     private static CopyTable copyTable(String schema, TableRule rule, String sourceShard) {

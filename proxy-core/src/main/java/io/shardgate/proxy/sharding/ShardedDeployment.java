@@ -124,7 +124,10 @@ public final class ShardedDeployment implements AutoCloseable {
         columns.switchTo(next);
     }
 
-    /** {@code known} and, for each shard of {@code next} whose range is new, the shards of {@code previous} whose range is gone. */
+    /**
+     * {@code known} and, for each shard of {@code next} whose range is new, the shards of {@code previous} whose range is
+     * gone; for each unsharded table that moved, its old shard under its new one.
+     */
     static Map<String, java.util.Set<String>> inherit(Map<String, java.util.Set<String>> known, ShardingSchema previous,
                                                      ShardingSchema next) {
         Map<String, java.util.Set<String>> gained = new java.util.HashMap<>(known);
@@ -134,6 +137,18 @@ public final class ShardedDeployment implements AutoCloseable {
                 previous.shards().stream().filter(old -> !next.shards().contains(old)).forEach(old -> from.add(old.name()));
                 from.remove(shard.name());
                 gained.put(shard.name(), java.util.Set.copyOf(from));
+            }
+        }
+        // A table move: the table's new shard inherits from its old one.
+        for (io.shardgate.router.schema.SchemaRules schema : previous.schemas()) {
+            for (io.shardgate.router.schema.TableRule rule : schema.tables()) {
+                if (rule instanceof io.shardgate.router.schema.UnshardedTable before
+                        && next.schema(schema.name()).flatMap(rules -> rules.table(rule.name())).orElse(null)
+                        instanceof io.shardgate.router.schema.UnshardedTable after && !before.shard().equals(after.shard())) {
+                    java.util.Set<String> from = new java.util.HashSet<>(gained.getOrDefault(after.shard(), java.util.Set.of()));
+                    from.add(before.shard());
+                    gained.put(after.shard(), java.util.Set.copyOf(from));
+                }
             }
         }
         return Map.copyOf(gained);

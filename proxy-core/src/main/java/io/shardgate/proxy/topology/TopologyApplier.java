@@ -144,11 +144,12 @@ public final class TopologyApplier {
                 }
             }
         }
-        // Keys move before the holds lift, so that a write waiting for the lift is planned on the new shard map.
+        // Keys (or tables) move before the holds lift, so that a write waiting for the lift is planned on the new shard map.
         TopologyDocument previous = live.applied().document();
-        if (next.sharding().isPresent() && !sameKeys(previous, next)) {
+        if (next.sharding().isPresent() && (!sameKeys(previous, next)
+                || !java.util.Objects.equals(previous.tree().get("schemas"), next.tree().get("schemas")))) {
             cutover.shardMap(next.sharding().get());
-            LOG.log(System.Logger.Level.WARNING, "topology version " + stored.version() + " moves keys: the shard map is now "
+            LOG.log(System.Logger.Level.WARNING, "topology version " + stored.version() + " moves keys or tables: the shard map is now "
                     + next.sharding().get().shards());
         }
         if (!previous.holds().equals(next.holds())) {
