@@ -97,15 +97,9 @@ final class PausedStreams implements DiffPoints, AutoCloseable {
         }
     }
 
-    /** Stops the streams (the cutover, once the targets reached the source's last position). */
+    /** Stops the streams (after the cutover's switch: the source takes no writes for the moved rows any more). */
     synchronized void pause() throws InterruptedException {
         streams.stop();
-    }
-
-    /** Starts the streams again after {@link #pause}, from where they started (what a target applied since is skipped). */
-    synchronized void resume() throws InterruptedException {
-        streams.stop();
-        start(startedAt);
     }
 
     @Override

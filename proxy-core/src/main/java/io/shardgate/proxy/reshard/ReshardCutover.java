@@ -22,8 +22,8 @@ import java.util.List;
  * A reshard's or table move's cutover, asked for by the operator once the job is {@code ready}: checks that the targets are
  * current (stream lag under a second), that the diff was clean, and that no transaction on the source is older than
  * {@link #MAX_TRANSACTION_AGE}; then moves the keys with every proxy's writes to the source held ({@link Cutover}).
- * While they are held it records the source's position, waits for the targets to apply it, stops the streams and
- * records each target's own position (where reverse streams would start). A cutover that does not switch puts the job
+ * While they are held it records the source's position, waits for the targets to apply it and reads each target's own
+ * position (where reverse streams would start); the streams stop after the switch. A cutover that does not switch puts the job
  * back in {@code ready}, streams running, with the reason in its error.
  */
 final class ReshardCutover {
@@ -37,6 +37,7 @@ final class ReshardCutover {
     private final TopologyAdmin topology;
     private final ReshardPlan plan;
     private final PausedStreams streams;
+    private ObjectNode reverseFrom;
 
     ReshardCutover(JobContext context, TopologyAdmin topology, ReshardPlan plan, PausedStreams streams) {
         this.context = context;
@@ -56,9 +57,10 @@ final class ReshardCutover {
         Cutover.Outcome outcome = new Cutover(topology, context.clock()).run(new Cutover.Request(context.job().id(),
                 List.of(plan.source()), plan.switchEdit(), MAX_HOLD, ACK_TIMEOUT), this::quiesced);
         if (!outcome.switched()) {
-            streams.resume();
             return back("cutover aborted, writes go to " + plan.source() + " again: " + outcome.reason());
         }
+        streams.pause();
+        context.checkpoint("reverse_from", reverseFrom);
         ObjectNode record = JsonNodeFactory.instance.objectNode().put("hold_version", outcome.holdVersion())
                 .put("switch_version", outcome.switchVersion()).put("writes_held_ms", outcome.held().toMillis())
                 .put("proxies_drained_ms", outcome.acknowledged().toMillis());
@@ -122,12 +124,13 @@ final class ReshardCutover {
         if (wait.isNegative() || !streams.streams().awaitPosition(position, wait)) {
             throw new IllegalStateException("the targets did not apply " + plan.source() + "'s position " + position + " in time");
         }
-        streams.pause();
-        ObjectNode reverse = JsonNodeFactory.instance.objectNode().put("source", position.toString());
+        // The source's writes are held and the targets have applied them all: the streams are idle, so each target's
+        // position now is where reverse streams would start. The streams stop and the positions are stored after the
+        // switch, outside the pause.
+        reverseFrom = JsonNodeFactory.instance.objectNode().put("source", position.toString());
         for (CopyTarget target : plan.targets()) {
-            reverse.put(target.name(), query(target.endpoint(), "SELECT @@gtid_binlog_pos"));
+            reverseFrom.put(target.name(), query(target.endpoint(), "SELECT @@gtid_binlog_pos"));
         }
-        context.checkpoint("reverse_from", reverse);
     }
 
     private static String query(ServerEndpoint server, String sql) throws SQLException {
