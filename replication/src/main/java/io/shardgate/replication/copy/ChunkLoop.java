@@ -69,8 +69,9 @@ final class ChunkLoop {
                 MariaDbGtidPosition at = snapshot.position();
                 if (position != null && !position.equals(at)) {
                     copy.board().phase(CopyProgress.Phase.CATCHING_UP);
+                    // One worker: the stream applies one schema's transactions in order on one worker anyway.
                     CopyStreams.catchUp(copy.source(), copy.targets(), copy.shapes(), copy.currentScopes(), position, at,
-                            copy.settings().streamWorkers(), copy.notices());
+                            1, copy.notices());
                     copy.board().phase(CopyProgress.Phase.COPYING);
                 }
                 position = at;
