@@ -17,7 +17,8 @@ import java.util.concurrent.Future;
 final class ChunkLoop {
     private final TableCopy copy;
     private final TableShape shape;
-    private final List<TargetWriter> writers;
+    /** Per target, its connections; the first one also deletes. */
+    private final List<List<TargetWriter>> writers;
     private final ExecutorService pool;
     private final String name;
     private final ChunkSizer sizer;
@@ -29,7 +30,7 @@ final class ChunkLoop {
     private record Pending(List<Future<?>> writes, int rows, List<PkValue> lastKey, long startedNanos) {
     }
 
-    ChunkLoop(TableCopy copy, TableShape shape, List<TargetWriter> writers, ExecutorService pool,
+    ChunkLoop(TableCopy copy, TableShape shape, List<List<TargetWriter>> writers, ExecutorService pool,
               MariaDbGtidPosition position) {
         this.copy = copy;
         this.shape = shape;
@@ -51,8 +52,8 @@ final class ChunkLoop {
         rowsCopied = state.rowsCopied();
         rowsTotal = state.rowsTotal();
         long deleted = 0;
-        for (TargetWriter writer : writers) {
-            deleted += writer.deleteAfter(shape, state.lastPk());
+        for (List<TargetWriter> lanes : writers) {
+            deleted += lanes.get(0).deleteAfter(shape, state.lastPk());
         }
         if (deleted > 0) {
             copy.notices().accept(name + ": deleted " + deleted + " rows after the last checkpoint, written by a chunk"
@@ -68,8 +69,9 @@ final class ChunkLoop {
                 MariaDbGtidPosition at = snapshot.position();
                 if (position != null && !position.equals(at)) {
                     copy.board().phase(CopyProgress.Phase.CATCHING_UP);
+                    // One worker: the stream applies one schema's transactions in order on one worker anyway.
                     CopyStreams.catchUp(copy.source(), copy.targets(), copy.shapes(), copy.currentScopes(), position, at,
-                            copy.settings().streamWorkers(), copy.notices());
+                            1, copy.notices());
                     copy.board().phase(CopyProgress.Phase.COPYING);
                 }
                 position = at;
@@ -118,7 +120,7 @@ final class ChunkLoop {
             for (Object[] row : rows) {
                 long keyspaceId = shape.table().vindex().keyspaceId(shape.shardKeyOf(row));
                 for (int t = 0; t < writers.size(); t++) {
-                    if (writers.get(t).target().range().contains(keyspaceId)) {
+                    if (writers.get(t).get(0).target().range().contains(keyspaceId)) {
                         parts.get(t).add(row);
                         break;
                     }
@@ -127,11 +129,14 @@ final class ChunkLoop {
         }
         List<Future<?>> writes = new ArrayList<>(writers.size());
         for (int t = 0; t < writers.size(); t++) {
-            TargetWriter writer = writers.get(t);
+            List<TargetWriter> lanes = writers.get(t);
             List<Object[]> part = parts.get(t);
-            if (!part.isEmpty()) {
+            int slice = (part.size() + lanes.size() - 1) / lanes.size();
+            for (int lane = 0; lane < lanes.size() && lane * slice < part.size(); lane++) {
+                TargetWriter writer = lanes.get(lane);
+                List<Object[]> rowsOfLane = part.subList(lane * slice, Math.min(part.size(), (lane + 1) * slice));
                 writes.add(pool.submit(() -> {
-                    writer.write(shape, part);
+                    writer.write(shape, rowsOfLane);
                     return null;
                 }));
             }

@@ -26,10 +26,13 @@ import java.util.Locale;
  *       bytes unchanged.</li>
  *   <li>{@link #OTHER_TEXT}: text (and ENUM/SET) in a character set other than utf8, read as
  *       {@code CAST(col AS BINARY)} and written as a hexadecimal literal: the bytes unchanged.</li>
+ *   <li>{@link #SINGLE_BYTE_TEXT}: as {@link #OTHER_TEXT}, for a single-byte character set whose
+ *       bytes below 0x80 are ASCII (latin1, ...): a value of such bytes only is quoted like utf8
+ *       text (the same bytes after the server's conversion, half the size of hex), others go as hex.</li>
  * </ul>
  */
 public enum ColumnCodec {
-    NUMBER, FLOAT, TEMPORAL, UTF8_TEXT, BYTES, OTHER_TEXT;
+    NUMBER, FLOAT, TEMPORAL, UTF8_TEXT, BYTES, OTHER_TEXT, SINGLE_BYTE_TEXT;
 
     private static final HexFormat HEX = HexFormat.of().withUpperCase();
 
@@ -41,7 +44,7 @@ public enum ColumnCodec {
             case "float" -> FLOAT;
             case "date", "time", "datetime", "timestamp" -> TEMPORAL;
             case "char", "varchar", "tinytext", "text", "mediumtext", "longtext", "enum", "set", "json" ->
-                    isUtf8(charset) ? UTF8_TEXT : OTHER_TEXT;
+                    isUtf8(charset) ? UTF8_TEXT : isAsciiSingleByte(charset) ? SINGLE_BYTE_TEXT : OTHER_TEXT;
             default -> BYTES;
         };
     }
@@ -53,18 +56,27 @@ public enum ColumnCodec {
         };
     }
 
+    /** Single-byte character sets whose bytes 0x00-0x7F are the ASCII characters (not swe7, not multi-byte ones). */
+    private static boolean isAsciiSingleByte(String charset) {
+        return charset != null && switch (charset.toLowerCase(Locale.ROOT)) {
+            case "latin1", "latin2", "latin5", "latin7", "cp1250", "cp1251", "cp1256", "cp1257", "greek", "hebrew",
+                 "cp850", "cp852", "cp866", "koi8r", "koi8u", "dec8" -> true;
+            default -> false;
+        };
+    }
+
     /** The select-list expression that reads {@code quotedName} exactly. */
     public String selectExpression(String quotedName) {
         return switch (this) {
             case FLOAT -> "CAST(" + quotedName + " AS DOUBLE)";
-            case OTHER_TEXT -> "CAST(" + quotedName + " AS BINARY)";
+            case OTHER_TEXT, SINGLE_BYTE_TEXT -> "CAST(" + quotedName + " AS BINARY)";
             default -> quotedName;
         };
     }
 
     /** Whether a chunk reads this column's value as bytes ({@code getBytes}); else as text ({@code getString}). */
     public boolean readsBytes() {
-        return this == BYTES || this == OTHER_TEXT;
+        return this == BYTES || this == OTHER_TEXT || this == SINGLE_BYTE_TEXT;
     }
 
     /**
@@ -79,6 +91,8 @@ public enum ColumnCodec {
         if (value instanceof byte[] raw) {
             if (this == UTF8_TEXT) {
                 appendUtf8(sql, raw);
+            } else if (this == SINGLE_BYTE_TEXT && isAscii(raw)) {
+                appendQuotedAscii(sql, raw);
             } else {
                 appendHex(sql, raw);
             }
@@ -89,7 +103,7 @@ public enum ColumnCodec {
             case NUMBER, FLOAT -> appendNumber(sql, text);
             case TEMPORAL -> appendTemporal(sql, text);
             case UTF8_TEXT -> appendQuoted(sql, text);
-            case BYTES, OTHER_TEXT -> appendHex(sql, text.getBytes(StandardCharsets.UTF_8));
+            case BYTES, OTHER_TEXT, SINGLE_BYTE_TEXT -> appendHex(sql, text.getBytes(StandardCharsets.UTF_8));
         }
     }
 
@@ -134,6 +148,33 @@ public enum ColumnCodec {
             return;
         }
         appendQuoted(sql, text);
+    }
+
+    private static boolean isAscii(byte[] raw) {
+        for (byte b : raw) {
+            if (b < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void appendQuotedAscii(StringBuilder sql, byte[] raw) {
+        sql.ensureCapacity(sql.length() + raw.length + 2);
+        sql.append('\'');
+        for (byte b : raw) {
+            char c = (char) b;
+            switch (c) {
+                case '\\' -> sql.append("\\\\");
+                case '\'' -> sql.append("\\'");
+                case 0 -> sql.append("\\0");
+                case '\n' -> sql.append("\\n");
+                case '\r' -> sql.append("\\r");
+                case 26 -> sql.append("\\Z");
+                default -> sql.append(c);
+            }
+        }
+        sql.append('\'');
     }
 
     /** Quotes {@code text} with backslash escapes, for a session without {@code NO_BACKSLASH_ESCAPES}. */

@@ -15,9 +15,12 @@ import static java.util.Objects.requireNonNull;
  *                      versions on the source longer (its history list grows)
  * @param throttlePause how long to wait before asking a throttle again
  * @param streamWorkers apply workers of each target's change stream
+ * @param writersPerTarget connections writing each chunk to a target, each a contiguous slice of its rows
+ *                      in its own transaction (the server parses and inserts one statement per connection
+ *                      at a time; two keep it busy while the other's statement travels)
  */
 public record CopySettings(Duration chunkTime, int initialChunk, int maxChunk, Duration snapshotTime,
-                           Duration throttlePause, int streamWorkers) {
+                           Duration throttlePause, int streamWorkers, int writersPerTarget) {
     public CopySettings {
         requireNonNull(chunkTime, "chunkTime is null");
         requireNonNull(snapshotTime, "snapshotTime is null");
@@ -25,29 +28,37 @@ public record CopySettings(Duration chunkTime, int initialChunk, int maxChunk, D
         if (initialChunk < 1 || maxChunk < initialChunk) {
             throw new IllegalArgumentException("need 1 <= initialChunk <= maxChunk: " + initialChunk + ", " + maxChunk);
         }
+        if (writersPerTarget < 1) {
+            throw new IllegalArgumentException("writersPerTarget must be at least 1: " + writersPerTarget);
+        }
         if (streamWorkers < 1) {
             throw new IllegalArgumentException("streamWorkers must be at least 1: " + streamWorkers);
         }
     }
 
-    /** 0.5 s chunks starting at 1,000 rows, at most 100,000; 10 s per snapshot; 1 s throttle pause; 4 workers. */
+    /** 0.5 s chunks starting at 1,000 rows, at most 100,000; 10 s per snapshot; 1 s throttle pause; 4 stream workers; 2 writers. */
     public static CopySettings defaults() {
-        return new CopySettings(Duration.ofMillis(500), 1_000, 100_000, Duration.ofSeconds(10), Duration.ofSeconds(1), 4);
+        return new CopySettings(Duration.ofMillis(500), 1_000, 100_000, Duration.ofSeconds(10), Duration.ofSeconds(1), 4, 2);
+    }
+
+    public CopySettings withWritersPerTarget(int writers) {
+        return new CopySettings(chunkTime, initialChunk, maxChunk, snapshotTime, throttlePause, streamWorkers, writers);
     }
 
     public CopySettings withInitialChunk(int rows) {
-        return new CopySettings(chunkTime, rows, Math.max(rows, maxChunk), snapshotTime, throttlePause, streamWorkers);
+        return new CopySettings(chunkTime, rows, Math.max(rows, maxChunk), snapshotTime, throttlePause, streamWorkers, writersPerTarget);
     }
 
     public CopySettings withMaxChunk(int rows) {
-        return new CopySettings(chunkTime, Math.min(initialChunk, rows), rows, snapshotTime, throttlePause, streamWorkers);
+        return new CopySettings(chunkTime, Math.min(initialChunk, rows), rows, snapshotTime, throttlePause, streamWorkers,
+                writersPerTarget);
     }
 
     public CopySettings withSnapshotTime(Duration time) {
-        return new CopySettings(chunkTime, initialChunk, maxChunk, time, throttlePause, streamWorkers);
+        return new CopySettings(chunkTime, initialChunk, maxChunk, time, throttlePause, streamWorkers, writersPerTarget);
     }
 
     public CopySettings withThrottlePause(Duration pause) {
-        return new CopySettings(chunkTime, initialChunk, maxChunk, snapshotTime, pause, streamWorkers);
+        return new CopySettings(chunkTime, initialChunk, maxChunk, snapshotTime, pause, streamWorkers, writersPerTarget);
     }
 }

@@ -24,6 +24,7 @@ import java.util.function.Consumer;
  * the cutover does with the GTID it records).
  */
 public final class CopyStreams implements AutoCloseable {
+    static final int CATCH_UP_ATTEMPTS = 3;
     private final Map<String, ChangeStream> streams;
     private final List<Thread> threads;
     private final AtomicReference<Throwable> failure;
@@ -55,10 +56,32 @@ public final class CopyStreams implements AutoCloseable {
         return builder.build();
     }
 
-    /** Applies {@code from..until} to every target in parallel, each in its {@code scopes} entry; returns when all did. */
+    /**
+     * Applies {@code from..until} to every target in parallel, each in its {@code scopes} entry; returns when all did.
+     * A failed catch-up runs again, up to {@value #CATCH_UP_ATTEMPTS} times in all (a connection the loaded source
+     * dropped): what a target applied is skipped the next time, by its stored positions.
+     */
     static void catchUp(ServerEndpoint source, List<CopyTarget> targets, Map<String, TableShape> shapes,
                         Map<String, CatchUpScope> scopes, MariaDbGtidPosition from, MariaDbGtidPosition until,
                         int workers, Consumer<String> notices) throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                catchUpOnce(source, targets, shapes, scopes, from, until, workers, notices);
+                return;
+            } catch (CopyException e) {
+                if (attempt >= CATCH_UP_ATTEMPTS) {
+                    throw e;
+                }
+                notices.accept(e.getMessage() + "; trying again (" + attempt + " of " + CATCH_UP_ATTEMPTS + ")");
+                Thread.sleep(1000L * attempt);
+            }
+        }
+    }
+
+    private static void catchUpOnce(ServerEndpoint source, List<CopyTarget> targets, Map<String, TableShape> shapes,
+                                    Map<String, CatchUpScope> scopes, MariaDbGtidPosition from,
+                                    MariaDbGtidPosition until, int workers, Consumer<String> notices)
+            throws InterruptedException {
         Map<String, ChangeStream> streams = new LinkedHashMap<>();
         for (CopyTarget target : targets) {
             streams.put(target.name(), stream(source, target, shapes, scopes.get(target.name()), from, until, workers,

@@ -55,9 +55,9 @@ public record KeyColumn(String name, Kind kind, String charset, Collation collat
         check(value);
         switch (kind) {
             case INTEGER, DECIMAL -> sql.append(new BigDecimal(value.value()).toPlainString());
-            case TEMPORAL -> sql.append('\'').append(value.value().replaceAll("[^0-9:. -]", "")).append('\'');
-            case STRING -> sql.append('_').append(charset).append(" X'").append(value.value()).append('\'');
-            case BINARY -> sql.append("X'").append(value.value()).append('\'');
+            case TEMPORAL -> sql.append('\'').append(temporalText(value.value())).append('\'');
+            case STRING -> sql.append('_').append(charset).append(" X'").append(hex(value.value())).append('\'');
+            case BINARY -> sql.append("X'").append(hex(value.value())).append('\'');
         }
     }
 
@@ -75,6 +75,22 @@ public record KeyColumn(String name, Kind kind, String charset, Collation collat
             case STRING -> collation.compare(text(streamValue), new String(HEX.parseHex(bound.value()), javaCharset()));
             case BINARY -> Arrays.compareUnsigned(bytes(streamValue), HEX.parseHex(bound.value()));
         };
+    }
+
+    /** Hexadecimal from a checkpoint, checked (it may come from outside). */
+    private static String hex(String text) {
+        return HEX.formatHex(HEX.parseHex(text));
+    }
+
+    /** A temporal value from a checkpoint, which may come from outside: digits and {@code -:. } only. */
+    private String temporalText(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (!(c >= '0' && c <= '9' || c == '-' || c == ':' || c == '.' || c == ' ')) {
+                throw new IllegalArgumentException("key column " + name + ": not a temporal value: '" + text + "'");
+            }
+        }
+        return text;
     }
 
     private void check(PkValue value) {

@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.DoubleSupplier;
@@ -69,9 +68,5 @@ final class ProgressBoard {
         Optional<Duration> eta = rate > 0 ? Optional.of(Duration.ofMillis((long) (left * 1000 / rate))) : Optional.empty();
         return new CopyProgress(phase, new ArrayList<>(tables.values()), rate, eta, throttled,
                 phase == CopyProgress.Phase.STREAMING ? streamLag.getAsDouble() : 0, error);
-    }
-
-    synchronized List<String> tableNames() {
-        return new ArrayList<>(tables.keySet());
     }
 }

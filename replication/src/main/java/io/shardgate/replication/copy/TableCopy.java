@@ -128,25 +128,20 @@ public final class TableCopy {
         if (shapes.isEmpty()) {
             throw new IllegalStateException("createSchema first");
         }
-        MariaDbGtidPosition position = null;
-        for (CopyCheckpoint checkpoint : resumeFrom) {
-            latest.put(checkpoint.table(), checkpoint);
-            if (checkpoint.started() && (position == null || checkpoint.gtid().hasReached(position))) {
-                position = checkpoint.gtid();
-            }
-        }
-        ExecutorService writers = Executors.newFixedThreadPool(targets.size(), runnable -> {
+        MariaDbGtidPosition position = resume(resumeFrom);
+        ExecutorService writers = Executors.newFixedThreadPool(targets.size() * settings.writersPerTarget(), runnable -> {
             Thread thread = new Thread(runnable, "copy-writer");
             thread.setDaemon(true);
             return thread;
         });
-        List<TargetWriter> connections = new ArrayList<>();
+        List<List<TargetWriter>> connections = new ArrayList<>();
         try {
-            targets.forEach(target -> connections.add(new TargetWriter(target)));
-            for (CopyTable table : tables) {
-                String name = table.qualifiedName();
-                latest.computeIfAbsent(name, n -> CopyCheckpoint.start(n, 0));
-                board.table(latest.get(name));
+            for (CopyTarget target : targets) {
+                List<TargetWriter> lanes = new ArrayList<>();
+                connections.add(lanes);
+                for (int i = 0; i < settings.writersPerTarget(); i++) {
+                    lanes.add(new TargetWriter(target));
+                }
             }
             board.phase(CopyProgress.Phase.COPYING);
             for (CopyTable table : tables) {
@@ -157,14 +152,32 @@ public final class TableCopy {
             }
             board.phase(cancelled ? CopyProgress.Phase.STOPPED : CopyProgress.Phase.CATCHING_UP);
             return position;
-        } catch (CopyException | SQLException | ExecutionException e) {
+        } catch (RuntimeException | SQLException | ExecutionException e) {
             String message = e instanceof ExecutionException ? String.valueOf(e.getCause().getMessage()) : e.getMessage();
             board.failed(message);
             throw e instanceof CopyException copy ? copy : new CopyException("the copy failed: " + message, e);
         } finally {
             writers.shutdownNow();
-            connections.forEach(TargetWriter::close);
+            connections.forEach(lanes -> lanes.forEach(TargetWriter::close));
         }
+    }
+
+    /** Takes the checkpoints to resume from; returns the position all copied rows are current at (null: none copied). */
+    private synchronized MariaDbGtidPosition resume(List<CopyCheckpoint> resumeFrom) {
+        MariaDbGtidPosition position = null;
+        for (CopyCheckpoint checkpoint : resumeFrom) {
+            if (!shapes.containsKey(checkpoint.table())) {
+                throw new IllegalArgumentException("checkpoint of " + checkpoint.table() + ", which this copy does not move");
+            }
+            latest.put(checkpoint.table(), checkpoint);
+            if (checkpoint.started() && (position == null || checkpoint.gtid().hasReached(position))) {
+                position = checkpoint.gtid();
+            }
+        }
+        for (CopyTable table : tables) {
+            board.table(latest.computeIfAbsent(table.qualifiedName(), name -> CopyCheckpoint.start(name, 0)));
+        }
+        return position;
     }
 
     /**

@@ -11,10 +11,12 @@ import java.util.List;
 /**
  * One target's connection for the copy: each chunk's rows as multi-row {@code INSERT}s with the
  * values written as literals ({@link ColumnCodec}), in one transaction per chunk. Plain INSERT, not
- * REPLACE: a row that is already there is a bug this must not hide; a resumed copy first deletes what
- * a chunk written after the last checkpoint left ({@link #deleteAfter}). The session is utf8mb4 with
- * {@code time_zone='+00:00'}, strict, {@code NO_AUTO_VALUE_ON_ZERO} and without foreign key checks (a
- * child table may be copied before its parent).
+ * REPLACE: a resumed copy first deletes what a chunk written after the last checkpoint left
+ * ({@link #deleteAfter}), so no row is there twice. The session is utf8mb4 with
+ * {@code time_zone='+00:00'}, strict, {@code NO_AUTO_VALUE_ON_ZERO}, without foreign key checks (a
+ * child table may be copied before its parent) and with {@code unique_checks=0}, as
+ * {@code mariadb-dump} output sets it: the rows come from a table where they are unique already
+ * (InnoDB still checks its primary key; MyRocks then overwrites instead of looking up each key).
  */
 final class TargetWriter implements AutoCloseable {
     private final CopyTarget target;
@@ -27,7 +29,7 @@ final class TargetWriter implements AutoCloseable {
             ServerEndpoint endpoint = target.endpoint();
             this.connection = endpoint.connect("useServerPrepStmts=false");
             try (Statement statement = connection.createStatement()) {
-                statement.execute("SET SESSION time_zone = '+00:00', foreign_key_checks = 0,"
+                statement.execute("SET SESSION time_zone = '+00:00', foreign_key_checks = 0, unique_checks = 0,"
                         + " sql_mode = 'NO_AUTO_VALUE_ON_ZERO,STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION'");
                 try (ResultSet rows = statement.executeQuery("SELECT @@max_allowed_packet")) {
                     rows.next();

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The pk filter of the catch-up: only rows already copied, only in the target's key range. */
 class CatchUpScopeTest {
@@ -119,7 +120,11 @@ class CatchUpScopeTest {
         assertThat(when.compare("2024-01-02 12:00:00.5", noon)).isZero();
         assertThat(when.compare("2024-01-02 12:00:00.4", noon)).isNegative();
 
+        assertThatThrownBy(() -> when.appendLiteral(new StringBuilder(), new PkValue(KeyColumn.Kind.TEMPORAL, "1' OR '1")))
+                .hasMessage("key column at: not a temporal value: '1' OR '1'");
         KeyColumn raw = new KeyColumn("b", KeyColumn.Kind.BINARY, null, null);
+        assertThatThrownBy(() -> raw.appendLiteral(new StringBuilder(), new PkValue(KeyColumn.Kind.BINARY, "0' OR 1")))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThat(raw.compare(new byte[] {(byte) 0xFF}, raw.fromRaw(new byte[] {0x7F}))).isPositive();
 
         KeyColumn decimal = new KeyColumn("d", KeyColumn.Kind.DECIMAL, null, null);

@@ -26,7 +26,9 @@ class ColumnCodecTest {
         assertThat(ColumnCodec.of("datetime", null)).isEqualTo(ColumnCodec.TEMPORAL);
         assertThat(ColumnCodec.of("varchar", "utf8mb4")).isEqualTo(ColumnCodec.UTF8_TEXT);
         assertThat(ColumnCodec.of("longtext", "utf8mb4")).as("JSON").isEqualTo(ColumnCodec.UTF8_TEXT);
-        assertThat(ColumnCodec.of("varchar", "latin1")).isEqualTo(ColumnCodec.OTHER_TEXT);
+        assertThat(ColumnCodec.of("varchar", "latin1")).isEqualTo(ColumnCodec.SINGLE_BYTE_TEXT);
+        assertThat(ColumnCodec.of("varchar", "sjis")).isEqualTo(ColumnCodec.OTHER_TEXT);
+        assertThat(ColumnCodec.of("varchar", "swe7")).as("not ASCII below 0x80").isEqualTo(ColumnCodec.OTHER_TEXT);
         assertThat(ColumnCodec.of("bit", null)).isEqualTo(ColumnCodec.BYTES);
         assertThat(ColumnCodec.of("blob", null)).isEqualTo(ColumnCodec.BYTES);
     }
@@ -43,6 +45,10 @@ class ColumnCodecTest {
         assertThat(literal(ColumnCodec.UTF8_TEXT, "")).isEqualTo("''");
         assertThat(literal(ColumnCodec.UTF8_TEXT, utf8("é"))).isEqualTo("'é'");
         assertThat(literal(ColumnCodec.UTF8_TEXT, null)).isEqualTo("NULL");
+        assertThat(literal(ColumnCodec.SINGLE_BYTE_TEXT, "a'\\b".getBytes(StandardCharsets.US_ASCII)))
+                .as("ASCII bytes: quoted").isEqualTo("'a\\'\\\\b'");
+        assertThat(literal(ColumnCodec.SINGLE_BYTE_TEXT, new byte[] {'a', (byte) 0xE9})).as("others: hex").isEqualTo("X'61E9'");
+        assertThat(literal(ColumnCodec.OTHER_TEXT, new byte[] {'a'})).isEqualTo("X'61'");
     }
 
     @Test

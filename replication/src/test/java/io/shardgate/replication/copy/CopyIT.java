@@ -165,8 +165,9 @@ class CopyIT {
                 "INSERT INTO types.t (id, ti, bu, de, fl, fl2, db, ts, da, bn, vb, u8, l1) VALUES (3, 127, 0,"
                         + " -0.0000000001, 3.4028e38, -9999.999, 5e-324, '1970-01-01 00:00:01.000001', '0000-00-00',"
                         + " X'00000000', '', '', X'81')",
-                "INSERT INTO types.t (id, fl, db, de, dt, u8) SELECT 100 + seq, RAND(seq) * 1000, RAND(seq) / 3,"
-                        + " RAND(seq) * 1e9, NOW(6) - INTERVAL seq SECOND, CONCAT('row ', seq) FROM types.seq_1_to_2000");
+                "INSERT INTO types.t (id, fl, db, de, dt, u8, l1) SELECT 100 + seq, RAND(seq) * 1000, RAND(seq) / 3,"
+                        + " RAND(seq) * 1e9, NOW(6) - INTERVAL seq SECOND, CONCAT('row ', seq),"
+                        + " CONCAT('a', CHAR(39), CHAR(92), seq, IF(seq % 2 = 0, CHAR(233), '')) FROM types.seq_1_to_2000");
         TableCopy copy = fixture.copy(List.of(CopyTable.whole("types", "t")),
                 List.of(fixture.target("low", "-"), fixture.target("rocks", "-")),
                 CopySettings.defaults().withInitialChunk(300).withMaxChunk(300), Throttle.NEVER, checkpoint -> { });

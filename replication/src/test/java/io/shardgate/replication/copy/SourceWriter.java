@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code (id BIGINT PRIMARY KEY, customer VARCHAR, total DECIMAL, qty INT, note TEXT)} on the source
  * until stopped, one autocommitted statement at a time.
  */
-final class SourceWriter implements AutoCloseable {
+final class SourceWriter {
     private final Node source;
     private final String table;
     private final AtomicLong nextId;
@@ -72,10 +72,5 @@ final class SourceWriter implements AutoCloseable {
         if (failure.get() != null) {
             throw new AssertionError("the writer failed", failure.get());
         }
-    }
-
-    @Override
-    public void close() throws InterruptedException {
-        stop();
     }
 }
