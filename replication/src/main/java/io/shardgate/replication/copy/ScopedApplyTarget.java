@@ -31,6 +31,23 @@ final class ScopedApplyTarget implements ApplyTarget {
         return delegate.load();
     }
 
+    // The schema history is the target's, whatever the scope: a stream that spans DDL reads rows with it.
+    @Override
+    public java.util.List<io.shardgate.replication.stream.history.TableVersion> loadSchemaHistory() {
+        return delegate.loadSchemaHistory();
+    }
+
+    @Override
+    public void saveSchemaHistory(java.util.List<io.shardgate.replication.stream.history.TableVersion> versions) {
+        delegate.saveSchemaHistory(versions);
+    }
+
+    @Override
+    public java.util.List<io.shardgate.replication.stream.history.TableShape> presentShapes(
+            io.shardgate.replication.stream.TableFilter filter) {
+        return delegate.presentShapes(filter);
+    }
+
     @Override
     public TargetSession open() {
         TargetSession session = delegate.open();
