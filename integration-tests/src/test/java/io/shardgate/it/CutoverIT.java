@@ -19,7 +19,6 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -79,20 +78,11 @@ class CutoverIT {
 
     @AfterAll
     void stop() {
-        try {
-            if (proxy != null) {
-                proxy.close();
-            }
-        } finally {
-            if (topology != null) {
-                topology.close();
-            }
-        }
+        JarProxy.stop(proxy, topology);
     }
 
     private Connection connect() throws SQLException {
-        return DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + proxy.port() + "/?connectTimeout=5000",
-                ProxyFixture.USER, ProxyFixture.PASSWORD);
+        return proxy.connect();
     }
 
     private static long keyspaceId(long id) {

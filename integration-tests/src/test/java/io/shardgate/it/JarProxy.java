@@ -213,6 +213,25 @@ final class JarProxy implements AutoCloseable {
         return process.isAlive();
     }
 
+    /** A MariaDB Connector/J connection through the proxy, as the fixture's user. */
+    java.sql.Connection connect() throws java.sql.SQLException {
+        return java.sql.DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + port() + "/?connectTimeout=5000",
+                ProxyFixture.USER, ProxyFixture.PASSWORD);
+    }
+
+    /** Stops {@code proxy}, then {@code topology}; either may be null when its start failed. */
+    static void stop(JarProxy proxy, io.shardgate.replication.topology.Topology topology) {
+        try {
+            if (proxy != null) {
+                proxy.close();
+            }
+        } finally {
+            if (topology != null) {
+                topology.close();
+            }
+        }
+    }
+
     /** SIGKILL: the proxy dies without a word to anyone (its leases expire on their own). */
     void kill() throws InterruptedException {
         process.destroyForcibly().waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);

@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -60,20 +59,11 @@ class MoveIT {
 
     @AfterAll
     void stop() {
-        try {
-            if (proxy != null) {
-                proxy.close();
-            }
-        } finally {
-            if (topology != null) {
-                topology.close();
-            }
-        }
+        JarProxy.stop(proxy, topology);
     }
 
     private Connection connect() throws SQLException {
-        return DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + proxy.port() + "/?connectTimeout=5000",
-                ProxyFixture.USER, ProxyFixture.PASSWORD);
+        return proxy.connect();
     }
 
     @Test
