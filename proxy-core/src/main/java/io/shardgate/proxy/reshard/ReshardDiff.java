@@ -53,7 +53,7 @@ final class ReshardDiff {
             targets.add(DiffTarget.of(target.name(), adapters.forEngine(target.engine()).checksum()));
         }
         var sourceChecksum = adapters.forEngine(plan.sourceEngine()).checksum();
-        List<String> named = new ArrayList<>();
+        List<String> named = java.util.Collections.synchronizedList(new ArrayList<>()); // mismatches come from worker threads
         for (CopyTable table : plan.tables()) {
             if (ReshardExecutor.stopped(context)) {
                 return;
@@ -65,21 +65,44 @@ final class ReshardDiff {
                 continue;
             }
             TableDiff diff = TableDiff.of(name, points, sourceChecksum, targets, DiffOptions.defaults());
-            diff.run(from, new DiffSink() {
-                @Override
-                public void mismatch(Mismatch mismatch) {
-                    LOG.log(System.Logger.Level.WARNING, "job " + context.job().id() + ": " + table.qualifiedName() + " " + mismatch);
-                    if (named.size() < NAMED) {
-                        named.add(table.qualifiedName() + " " + mismatch);
+            try {
+                compare(diff, from, table, key, named);
+            } catch (RuntimeException e) {
+                for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+                    if (cause instanceof Stopped) {
+                        return; // the caller sees the cancel, or that the job is another runner's now
                     }
                 }
-
-                @Override
-                public void checkpoint(DiffCheckpoint checkpoint) {
-                    save(key, checkpoint, named);
-                }
-            });
+                throw e;
+            }
         }
+    }
+
+    /** Thrown out of the diff's sink to end it after the chunk it stored: the job was cancelled or lost. */
+    private static final class Stopped extends RuntimeException {
+        Stopped() {
+            super(null, null, false, false);
+        }
+    }
+
+    private void compare(TableDiff diff, DiffCheckpoint from, CopyTable table, String key, List<String> named) throws Exception {
+        diff.run(from, new DiffSink() {
+            @Override
+            public void mismatch(Mismatch mismatch) {
+                LOG.log(System.Logger.Level.WARNING, "job " + context.job().id() + ": " + table.qualifiedName() + " " + mismatch);
+                if (named.size() < NAMED) {
+                    named.add(table.qualifiedName() + " " + mismatch);
+                }
+            }
+
+            @Override
+            public void checkpoint(DiffCheckpoint checkpoint) {
+                save(key, checkpoint, named);
+                if (context.cancelled() || context.lostLease()) {
+                    throw new Stopped();
+                }
+            }
+        });
     }
 
     /** Stores the table's checkpoint; the job's diff progress is the other tables' plus this one's. */

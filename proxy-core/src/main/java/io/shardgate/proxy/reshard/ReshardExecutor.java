@@ -68,6 +68,9 @@ public final class ReshardExecutor implements JobExecutor {
         } else {
             plan = ReshardPlan.of(job.moveSpec(), live.applied().document(), user, adapters);
         }
+        if (job.phase() == JobPhase.CUTTING_OVER && CutoverRecovery.recover(context, topology, live, plan)) {
+            return;
+        }
         TableCopy copy = new TableCopy(plan.sourceEndpoint(), plan.tables(), plan.targets(), settings,
                 CopyThrottle.of(live.applied().document(), plan, user), checkpoint -> saveCopy(context, checkpoint), adapters,
                 notice -> LOG.log(System.Logger.Level.INFO, "job " + job.id() + ": " + notice));

@@ -134,7 +134,8 @@ public final class Cutover {
         hold.put("max_hold_ms", request.maxHold().toMillis()).put("since", clock.instant().toString());
     }
 
-    private static void lift(ObjectNode tree, String job) {
+    /** Removes {@code job}'s write hold from {@code tree} (a cutover that ends, or one its runner left behind). */
+    public static void lift(ObjectNode tree, String job) {
         if (!(tree.get("write_holds") instanceof ArrayNode holds)) {
             return;
         }
