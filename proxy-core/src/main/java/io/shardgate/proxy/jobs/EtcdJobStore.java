@@ -22,6 +22,7 @@ import io.shardgate.proxy.topology.TopologyStoreUnavailableException;
 import io.shardgate.proxy.topology.UnaryDeadline;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -54,6 +55,7 @@ import static java.util.Objects.requireNonNull;
 public final class EtcdJobStore implements JobStore {
     private static final System.Logger LOG = System.getLogger(EtcdJobStore.class.getName());
     private static final String RUNNER = "/runner";
+    private static final Duration FIRST_ANSWER_ALLOWANCE = Duration.ofSeconds(5);
 
     private final EtcdStoreSettings settings;
     private final String prefix;
@@ -67,6 +69,8 @@ public final class EtcdJobStore implements JobStore {
     private final List<Watch.Watcher> watchers = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final List<EtcdLease> leases = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean available = true;
+    /** Until etcd has answered once, calls may take longer: the first also starts the client (as the topology store's). */
+    private volatile boolean answeredOnce;
     private volatile boolean closed;
 
     public EtcdJobStore(EtcdStoreSettings settings) {
@@ -76,8 +80,12 @@ public final class EtcdJobStore implements JobStore {
                 .endpoints(settings.endpoints().toArray(String[]::new))
                 .connectTimeout(settings.dialTimeout())
                 .retryMaxAttempts(0)
-                .interceptor(new UnaryDeadline(settings::dialTimeout))
+                .interceptor(new UnaryDeadline(this::deadline))
                 .build();
+    }
+
+    private Duration deadline() {
+        return answeredOnce ? settings.dialTimeout() : settings.dialTimeout().plus(FIRST_ANSWER_ALLOWANCE);
     }
 
     @Override
@@ -268,7 +276,9 @@ public final class EtcdJobStore implements JobStore {
             throw new TopologyStoreUnavailableException(describe() + ": cannot " + what + ": " + e.getMessage(), e);
         }
         try {
-            T result = future.get(settings.dialTimeout().toMillis() + 5_000, TimeUnit.MILLISECONDS);
+            // A little past the gRPC deadline, so the call's own DEADLINE_EXCEEDED is what the caller sees.
+            T result = future.get(deadline().toMillis() + 500, TimeUnit.MILLISECONDS);
+            answeredOnce = true;
             available = true;
             return result;
         } catch (TimeoutException e) {
