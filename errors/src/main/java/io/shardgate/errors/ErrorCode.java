@@ -51,6 +51,11 @@ public enum ErrorCode {
     BACKEND_RETIRED(1927, "HY000", "Shard %s %s was taken out of service during the statement (%s); its outcome is unknown",
             "A topology change closed the backend connection while a statement ran on it: a drain that ran past "
                     + "topology.drain_timeout_ms, or the shard's primary replaced. Says which. The client connection stays usable."),
+    WRITES_HELD(1205, "HY000", "Writes to shard %s are held while cutover %s moves its keys, and this one could not wait (%s); nothing was written, run it again",
+            "A resharding or table-move cutover holds new writes to the shard it moves for a bounded time. A write that "
+                    + "waits longer than the hold's bound, or finds as many statements waiting as the proxy takes client connections "
+                    + "(limits.max_client_connections), fails without running. Lock wait timeout's code, as drivers retry it; "
+                    + "the transaction, if one is open, stays open."),
     TRANSACTION_ABORTED(1213, "40001", "The transaction was rolled back: its connection to shard %s %s closed (%s); start it again",
             "The backend connection that held the session's open transaction closed between its statements (a topology "
                     + "change replaced the primary, a drain timed out, or the server went away), so the server rolled the "

@@ -213,6 +213,12 @@ final class JarProxy implements AutoCloseable {
         return process.isAlive();
     }
 
+    /** SIGKILL: the proxy dies without a word to anyone (its leases expire on their own). */
+    void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        RUNNING.remove(process);
+    }
+
     /** SIGTERM, as Ctrl-C or a service manager stops {@code ./shardgate run}; SIGKILL after {@link #STOP_TIMEOUT}. */
     @Override
     public void close() {

@@ -16,6 +16,9 @@ import io.shardgate.proxy.config.ConfigLoader;
 import io.shardgate.proxy.admin.TopologyApi;
 import io.shardgate.proxy.admin.AdminRoutes;
 import io.shardgate.proxy.jobs.JobExecutors;
+import io.shardgate.proxy.jobs.JobKind;
+import io.shardgate.proxy.reshard.ReshardExecutor;
+import io.shardgate.replication.copy.CopySettings;
 import io.shardgate.proxy.jobs.JobService;
 import io.shardgate.proxy.routing.BackendFactory;
 import io.shardgate.proxy.routing.Drains;
@@ -56,6 +59,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import io.shardgate.proxy.sharding.SchemaReport;
+import io.shardgate.proxy.sharding.CutoverHolds;
 import io.shardgate.proxy.sharding.ShardingRuntime;
 import java.util.Map;
 import java.util.Optional;
@@ -165,15 +169,17 @@ public final class ShardgateProxy implements AutoCloseable {
             TopologyMetrics.register(registry, live);
             ShardBackends backends = all.get(0);
             BackendReport report = new BackendReport(all);
-            if (config.sharding().isPresent()) {
+            Optional<ShardingRuntime> sharding = config.sharding().map(schema -> ShardingRuntime.start(config, schema, all, live.routing()));
+            sharding.ifPresent(runtime -> {
                 applier.onNewShard(shard -> {
                     ShardBackends added = addedShard(config, shard, factory, health, report);
                     all.add(added);
+                    runtime.shardAdded(shard, added);
                     return added;
                 });
-            }
-            Optional<ShardingRuntime> sharding = config.sharding().map(schema -> ShardingRuntime.start(config, schema, all, live.routing()));
-            sharding.ifPresent(runtime -> applier.onPrimaryChange(runtime::primaryChanged));
+                applier.onPrimaryChange(runtime::primaryChanged);
+                applier.onCutover(new CutoverHolds(runtime.deployment(), topology::holdsDrained, System::currentTimeMillis));
+            });
             Map<String, UserConfig> users = new LinkedHashMap<>();
             config.users().forEach(user -> users.put(user.name(), user));
             SecureRandom random = new SecureRandom();
@@ -184,9 +190,11 @@ public final class ShardgateProxy implements AutoCloseable {
                     RsaKeyPair.generate(random), connections, metrics, new ErrorTranslator(), random, sharding.map(ShardingRuntime::deployment),
                     digests, live);
             FrontendServer frontend = FrontendServer.start(transport, boss, workers, config.listen(), context);
-            // The reshard and move executors register here (JobExecutors.with); without one a proxy shows jobs and runs none.
+            TopologyAdmin topologyAdmin = new TopologyAdmin(store, live, applier, APPLY_WAIT);
+            JobExecutors executors = JobExecutors.none().with(JobKind.RESHARD,
+                    new ReshardExecutor(topologyAdmin, live, config.backendUser(), adapters, CopySettings.defaults()));
             jobs = JobService.start(config.topology(), config.topology().proxyId().orElse(config.listen().host() + ":"
-                    + frontend.port()), JobExecutors.none(), registry, () -> live.applied().document(),
+                    + frontend.port()), executors, registry, () -> live.applied().document(),
                     engine -> adapters.engines().stream().anyMatch(known -> known.configName().equals(engine)));
             JobService jobService = jobs;
             ShardgateProxy[] holder = new ShardgateProxy[1];
@@ -196,7 +204,7 @@ public final class ShardgateProxy implements AutoCloseable {
                     Map.of("/api/v1/queries", digestReport::json), () -> {
                         digestMetrics.refresh();
                         jobService.refreshMetrics();
-                    }, AdminRoutes.all(new TopologyApi(new TopologyAdmin(store, live, applier, APPLY_WAIT)), jobService.routes()),
+                    }, AdminRoutes.all(new TopologyApi(topologyAdmin), jobService.routes()),
                     adminWork);
             String address = config.listen().host() + ":" + frontend.port();
             topology.start(live, applier, new ProxyRegistration(config.topology().proxyId().orElse(address), address,
@@ -264,6 +272,7 @@ public final class ShardgateProxy implements AutoCloseable {
         Map<String, java.util.function.Supplier<String>> endpoints = new LinkedHashMap<>();
         endpoints.put("/api/v1/replicas", report::replicasJson);
         endpoints.put("/shards", health::shardsJson);
+        endpoints.put("/api/v1/lag/history", report::lagHistoryJson);
         sharding.ifPresent(runtime -> endpoints.put("/api/v1/schema", new SchemaReport(runtime.columns())::json));
         return endpoints;
     }

@@ -2,6 +2,7 @@ package io.shardgate.storage;
 
 import io.shardgate.storage.capability.EngineCapabilities;
 import io.shardgate.storage.capability.ServerFacts;
+import io.shardgate.storage.checksum.TableChecksum;
 import io.shardgate.storage.health.EngineMetric;
 import io.shardgate.storage.health.EngineSampler;
 import io.shardgate.storage.health.HealthRules;
@@ -43,5 +44,15 @@ public interface StorageAdapter {
      */
     default List<EngineMetric> metrics() {
         return List.of();
+    }
+
+    /**
+     * The checksum primitive on this engine: how it reads a primary-key range, never what it computes.
+     * Every engine must give the same value for the same rows, so a table on one engine can be compared
+     * with its copy on another. By default, primary-key ranges that the range optimizer can use
+     * ({@link TableChecksum.ScanHint#KEY_RANGE}).
+     */
+    default TableChecksum checksum() {
+        return new TableChecksum(TableChecksum.ScanHint.KEY_RANGE);
     }
 }

@@ -36,7 +36,8 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The admin HTTP API on its own port. {@code GET /health} is open (200 while serving, 503
- * otherwise); everything else needs {@code Authorization: Bearer <admin.token>}.
+ * otherwise), and so is {@code GET /ui}, the admin page ({@link AdminPage}: it holds no data and sends the
+ * token with its own calls); everything else needs {@code Authorization: Bearer <admin.token>}.
  */
 public final class AdminServer implements AutoCloseable {
     private final Channel channel;
@@ -81,6 +82,7 @@ public final class AdminServer implements AutoCloseable {
         requireNonNull(beforeScrape, "beforeScrape is null");
         requireNonNull(token, "token is null");
         byte[] expected = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
+        AdminPage page = AdminPage.load();
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(group)
                 .channel(transport.serverSocketChannel())
@@ -90,7 +92,7 @@ public final class AdminServer implements AutoCloseable {
                         ch.pipeline().addLast(new HttpServerCodec());
                         ch.pipeline().addLast(new HttpObjectAggregator(64 * 1024));
                         ch.pipeline().addLast(new Routes(expected, registry, serving, healthDetail, endpoints, withParameters,
-                                beforeScrape, routes, blocking));
+                                beforeScrape, routes, blocking, page));
                     }
                 });
         return new AdminServer(bootstrap.bind(new InetSocketAddress(listen.host(), listen.port())).sync().channel());
@@ -115,10 +117,12 @@ public final class AdminServer implements AutoCloseable {
         private final Supplier<String> healthDetail;
         private final AdminRoutes routes;
         private final java.util.concurrent.Executor blocking;
+        private final AdminPage page;
 
         Routes(byte[] expectedAuthorization, PrometheusMeterRegistry registry, BooleanSupplier serving, Supplier<String> healthDetail,
                Map<String, Supplier<String>> jsonEndpoints, Map<String, Function<Map<String, List<String>>, String>> queryEndpoints,
-               Runnable beforeScrape, AdminRoutes routes, java.util.concurrent.Executor blocking) {
+               Runnable beforeScrape, AdminRoutes routes, java.util.concurrent.Executor blocking, AdminPage page) {
+            this.page = page;
             this.healthDetail = healthDetail;
             this.routes = routes;
             this.blocking = blocking;
@@ -139,6 +143,10 @@ public final class AdminServer implements AutoCloseable {
                 String detail = up ? healthDetail.get() : "";
                 respond(ctx, request, up ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
                         "text/plain", (up ? "ok\n" : "not serving\n") + (detail.isEmpty() ? "" : detail + "\n"));
+                return;
+            }
+            if (page.serves(request.method(), path)) {
+                send(ctx, HttpUtil.isKeepAlive(request), page.response());
                 return;
             }
             String authorization = request.headers().get(HttpHeaderNames.AUTHORIZATION, "");
@@ -212,6 +220,10 @@ public final class AdminServer implements AutoCloseable {
                     Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
             response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
             HttpUtil.setContentLength(response, response.content().readableBytes());
+            send(ctx, keepAlive, response);
+        }
+
+        private static void send(ChannelHandlerContext ctx, boolean keepAlive, FullHttpResponse response) {
             HttpUtil.setKeepAlive(response, keepAlive);
             var future = ctx.writeAndFlush(response);
             if (!keepAlive) {

@@ -80,7 +80,7 @@ public final class ConfigLoader {
             }
         }
         return new TopologyDocument(canonical, shards, routing, sharding, TopologySections.states(root.get("backend_states"), shards),
-                TopologySections.history(root.get("topology_history")));
+                TopologySections.history(root.get("topology_history")), TopologySections.holds(root.get("write_holds"), shards));
     }
 
     public ShardgateConfig parse(String text) {
@@ -97,7 +97,7 @@ public final class ConfigLoader {
         }
         root.requireObject(Set.of("listen", "admin", "server_version", "users", "backend_user", "shards", "limits",
                 "tls", "allow_local_infile", "routing", "schemas", "transactions", "health", "digests", "schema_tracking",
-                "ddl", "topology", "backend_states", "topology_history", "topology_version"));
+                "ddl", "topology", "backend_states", "write_holds", "topology_history", "topology_version"));
         // Sections are read in file-documentation order, so the first error reported is the first one a reader meets.
         HostPort listen = listen(root.get("listen"), 3307);
         ShardgateConfig.AdminConfig admin = admin(root.get("admin"));

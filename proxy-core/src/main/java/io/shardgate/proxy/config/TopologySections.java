@@ -3,6 +3,7 @@ package io.shardgate.proxy.config;
 import io.shardgate.proxy.topology.BackendState;
 import io.shardgate.proxy.topology.TopologyChange;
 import io.shardgate.proxy.topology.TopologyDocument;
+import io.shardgate.proxy.topology.WriteHold;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -65,6 +66,36 @@ final class TopologySections {
             states.put(address, state);
         }
         return states;
+    }
+
+    /** {@code write_holds}: the holds a cutover in progress asks for (see WriteHold); each shard named must exist. */
+    static List<WriteHold> holds(ConfigNode node, List<ShardConfig> shards) {
+        List<WriteHold> holds = new ArrayList<>();
+        Set<String> held = new HashSet<>();
+        for (ConfigNode entry : node.elements()) {
+            entry.requireObject(Set.of("job", "shards", "max_hold_ms", "since"));
+            List<String> names = new ArrayList<>();
+            for (ConfigNode name : entry.get("shards").elements()) {
+                String shard = name.requiredString();
+                if (shards.stream().noneMatch(config -> config.name().equals(shard))) {
+                    throw name.error("no shard is named " + shard);
+                }
+                if (!held.add(shard)) {
+                    throw name.error("shard " + shard + " is held twice");
+                }
+                names.add(shard);
+            }
+            if (names.isEmpty()) {
+                throw entry.get("shards").error("expected the shards to hold");
+            }
+            try {
+                holds.add(new WriteHold(entry.get("job").requiredString(), names,
+                        entry.get("max_hold_ms").longValue(5000, 1, 600_000), Instant.parse(entry.get("since").requiredString())));
+            } catch (DateTimeParseException e) {
+                throw entry.get("since").error("expected an ISO-8601 instant such as 2026-11-26T13:00:00Z");
+            }
+        }
+        return holds;
     }
 
     static List<TopologyChange> history(ConfigNode node) {

@@ -23,7 +23,7 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The jobs of a single proxy (topology store {@code file}): a JSON file next to the config file
- * ({@code shardgate-jobs.json}, {@code {"jobs": [{"version": N, "job": {...}}]}}), rewritten whole through a temporary
+ * ({@code <config>.jobs.json}, {@code {"jobs": [{"version": N, "job": {...}}]}}), rewritten whole through a temporary
  * file renamed over it after every write; in memory without a file. The single proxy is the only runner: its leases
  * live in this object and never expire, and a restarted proxy takes its unfinished jobs again.
  */

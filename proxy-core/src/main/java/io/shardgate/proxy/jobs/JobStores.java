@@ -9,8 +9,12 @@ import java.util.Optional;
 
 /** Opens the job store that goes with the topology store the {@code topology} section names. */
 public final class JobStores {
-    /** The jobs file of a proxy on the file store, next to its config file. */
-    public static final String FILE_NAME = "shardgate-jobs.json";
+    /** The jobs file of a proxy on the file store: next to its config file, named after it ({@code shardgate.yaml}: {@code shardgate.jobs.json}). */
+    public static Path fileFor(Path config) {
+        String name = config.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        return config.toAbsolutePath().resolveSibling((dot > 0 ? name.substring(0, dot) : name) + ".jobs.json");
+    }
 
     private JobStores() {
     }
@@ -18,7 +22,7 @@ public final class JobStores {
     public static JobStore open(TopologyConfig config) {
         return switch (config.store()) {
             case FILE -> {
-                Optional<Path> file = config.file().map(path -> path.toAbsolutePath().resolveSibling(FILE_NAME));
+                Optional<Path> file = config.file().map(JobStores::fileFor);
                 try {
                     yield new FileJobStore(file);
                 } catch (IllegalArgumentException e) {

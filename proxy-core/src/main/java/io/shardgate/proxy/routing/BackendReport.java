@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.shardgate.replication.lag.LagHistory;
 import io.shardgate.replication.lag.ReplicaLag;
 
 import java.util.ArrayList;
@@ -73,5 +74,34 @@ public final class BackendReport {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * {@code GET /api/v1/lag/history}: each replica's lag over the last minutes, one sample a second, oldest first:
+     * {@code {"replicas": [{"shard", "address", "samples": [[epochMillis, lagMs or null], ...]}]}} (null: unknown,
+     * infinitely stale).
+     */
+    public String lagHistoryJson() {
+        ObjectNode root = json.createObjectNode();
+        ArrayNode replicas = root.putArray("replicas");
+        for (ShardBackends shard : shards) {
+            ReplicaSet set = shard.replicaSet();
+            for (ReplicaBackend replica : set.replicas()) {
+                ObjectNode node = replicas.addObject();
+                node.put("shard", shard.shard());
+                node.put("address", replica.server().address());
+                ArrayNode samples = node.putArray("samples");
+                List<LagHistory.Sample> history = set.monitor().history(replica.server());
+                for (LagHistory.Sample sample : history) {
+                    ArrayNode pair = samples.addArray().add(sample.epochMillis());
+                    if (sample.lagMillis().isPresent()) {
+                        pair.add(sample.lagMillis().getAsLong());
+                    } else {
+                        pair.addNull();
+                    }
+                }
+            }
+        }
+        return root.toString() + "\n";
     }
 }

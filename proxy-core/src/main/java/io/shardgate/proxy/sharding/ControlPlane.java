@@ -27,7 +27,7 @@ public final class ControlPlane implements AutoCloseable {
 
     private final Map<String, HostPort> primaries;
     private final Map<String, PrimaryDataSource> sources = new LinkedHashMap<>();
-    private final List<String> shards;
+    private final List<String> shards = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final String user;
     private final String password;
     private final Map<String, HikariDataSource> pools = new LinkedHashMap<>();
@@ -38,7 +38,7 @@ public final class ControlPlane implements AutoCloseable {
         this.primaries = new LinkedHashMap<>(requireNonNull(primaries, "primaries is null"));
         this.user = requireNonNull(user, "user is null");
         this.password = requireNonNull(password, "password is null");
-        this.shards = List.copyOf(primaries.keySet());
+        this.shards.addAll(primaries.keySet());
     }
 
     /** The control plane of a config: every shard's primary, as the backend user. */
@@ -50,9 +50,16 @@ public final class ControlPlane implements AutoCloseable {
         return new ControlPlane(primaries, backendUser.name(), backendUser.password());
     }
 
-    /** The shard names, in the order given. */
+    /** The shard names, in the order given (a shard added live last). */
     public List<String> shards() {
-        return shards;
+        return List.copyOf(shards);
+    }
+
+    /** A shard added live: XA recovery reaches it from now on, as a cutover may give it keys. */
+    public synchronized void addShard(String shard, HostPort primary) {
+        if (primaries.putIfAbsent(requireNonNull(shard, "shard is null"), requireNonNull(primary, "primary is null")) == null) {
+            shards.add(shard);
+        }
     }
 
     /**
@@ -85,7 +92,7 @@ public final class ControlPlane implements AutoCloseable {
         HikariDataSource old;
         synchronized (this) {
             if (!primaries.containsKey(shard)) {
-                return; // a shard added live: the control plane does not use it
+                return;
             }
             primaries.put(shard, requireNonNull(primary, "primary is null"));
             old = pools.remove(shard);

@@ -49,7 +49,7 @@ public final class SchemaTracker implements ColumnCatalog, AutoCloseable {
         List<TableColumns> load(String shard, List<String> schemas) throws Exception;
     }
 
-    private final ShardingSchema rules;
+    private volatile ShardingSchema rules;
     private final ColumnSource source;
     private final List<String> schemas;
     private final AtomicReference<SchemaSnapshot> current;
@@ -151,6 +151,17 @@ public final class SchemaTracker implements ColumnCatalog, AutoCloseable {
 
     public ShardingSchema rules() {
         return rules;
+    }
+
+    /**
+     * A cutover gave keys to other shards ({@code next} has the same schemas, over other shards or ranges): the shards
+     * that now own keys are read from now on, at once.
+     */
+    public void switchTo(ShardingSchema next) {
+        synchronized (this) {
+            rules = requireNonNull(next, "next is null");
+        }
+        reloadAll();
     }
 
     /** Whether {@code shard} was read at least once. */

@@ -30,9 +30,15 @@ import static java.util.Objects.requireNonNull;
  * more workers than client sessions.
  */
 public final class ShardedDeployment implements AutoCloseable {
-    private final ShardingSchema schema;
-    private final PlanCache plans;
+    /** The shard map and its plans, swapped whole when a cutover gives keys to other shards. */
+    private record ShardMap(ShardingSchema schema, PlanCache plans) {
+    }
+
+    private volatile ShardMap map;
+    /** Per shard given keys by a cutover: the shards that had them before (a session's writes there must be seen). */
+    private volatile Map<String, java.util.Set<String>> inherited = Map.of();
     private final Map<String, ShardBackends> shards;
+    private final WriteHolds holds;
     private final SequenceSource sequences;
     private final TransactionsConfig transactions;
     private final java.util.function.Supplier<RoutingConfig> routing;
@@ -55,10 +61,10 @@ public final class ShardedDeployment implements AutoCloseable {
                       java.util.function.Supplier<RoutingConfig> routing, long maxBufferedRows,
                       int maxSessions, SchemaTracker columns) {
         this.collations = collations;
-        this.schema = requireNonNull(schema, "schema is null");
+        requireNonNull(schema, "schema is null");
         this.columns = requireNonNull(columns, "columns is null");
-        this.plans = new PlanCache(new Planner(schema, columns), 4096);
-        columns.onChange(plans::invalidate);
+        this.map = new ShardMap(schema, new PlanCache(new Planner(schema, columns), 4096));
+        columns.onChange(() -> map.plans().invalidate());
         Map<String, ShardBackends> byName = new LinkedHashMap<>();
         for (ShardBackends shard : shards) {
             byName.put(shard.shard(), shard);
@@ -68,7 +74,8 @@ public final class ShardedDeployment implements AutoCloseable {
                 throw new IllegalArgumentException("the sharding schema names shard " + name + ", which has no backends");
             }
         }
-        this.shards = Map.copyOf(byName);
+        this.shards = new java.util.concurrent.ConcurrentHashMap<>(byName);
+        this.holds = new WriteHolds(Math.max(1, maxSessions), System::currentTimeMillis);
         this.sequences = requireNonNull(sequences, "sequences is null");
         this.xa = requireNonNull(xa, "xa is null");
         this.transactions = requireNonNull(transactions, "transactions is null");
@@ -85,11 +92,60 @@ public final class ShardedDeployment implements AutoCloseable {
 
     /** The plan of {@code sql} in {@code currentSchema} (cached); throws the planner's refusal. */
     public Plan plan(String sql, String currentSchema) {
-        return plans.plan(sql, currentSchema);
+        return map.plans().plan(sql, currentSchema);
     }
 
     public ShardingSchema schema() {
-        return schema;
+        return map.schema();
+    }
+
+    /** The writes a cutover holds on this proxy. */
+    public WriteHolds holds() {
+        return holds;
+    }
+
+    /** A shard added live (it owns no keys until a cutover gives it some). */
+    public void addShard(ShardBackends backends) {
+        shards.putIfAbsent(backends.shard(), backends);
+    }
+
+    /**
+     * A cutover moved keys: statements are planned against {@code next} from now on (a statement planned before
+     * finishes where it was sent). Every shard {@code next} names must have its backends here already.
+     */
+    public synchronized void switchTo(ShardingSchema next) {
+        for (String name : next.shardNames()) {
+            if (!shards.containsKey(name)) {
+                throw new IllegalArgumentException("the new shard map names shard " + name + ", which has no backends here");
+            }
+        }
+        inherited = inherit(inherited, map.schema(), next);
+        map = new ShardMap(next, new PlanCache(new Planner(next, columns), 4096));
+        columns.switchTo(next);
+    }
+
+    /** {@code known} and, for each shard of {@code next} whose range is new, the shards of {@code previous} whose range is gone. */
+    static Map<String, java.util.Set<String>> inherit(Map<String, java.util.Set<String>> known, ShardingSchema previous,
+                                                     ShardingSchema next) {
+        Map<String, java.util.Set<String>> gained = new java.util.HashMap<>(known);
+        for (io.shardgate.router.schema.Shard shard : next.shards()) {
+            if (!previous.shards().contains(shard)) {
+                java.util.Set<String> from = new java.util.HashSet<>(gained.getOrDefault(shard.name(), java.util.Set.of()));
+                previous.shards().stream().filter(old -> !next.shards().contains(old)).forEach(old -> from.add(old.name()));
+                from.remove(shard.name());
+                gained.put(shard.name(), java.util.Set.copyOf(from));
+            }
+        }
+        return Map.copyOf(gained);
+    }
+
+    /**
+     * The shards whose keys (some of them) a cutover gave to {@code shard}: a session that wrote there reads
+     * {@code shard} on its primary, since its replicas' positions say nothing of those writes.
+     */
+    java.util.Set<String> inheritedFrom(String shard) {
+        Map<String, java.util.Set<String>> now = inherited;
+        return now.isEmpty() ? java.util.Set.of() : now.getOrDefault(shard, java.util.Set.of());
     }
 
     /** What the deployment knows of its tables' columns, per shard: the rows of {@code SHOW SHARDGATE SCHEMA}. */

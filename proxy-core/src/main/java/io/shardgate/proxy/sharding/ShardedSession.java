@@ -20,13 +20,11 @@ import io.shardgate.router.exec.Completion;
 import io.shardgate.router.exec.RowStream;
 import io.shardgate.router.exec.ShardStatement;
 import io.shardgate.router.plan.Execution;
-import io.shardgate.router.plan.InsertSplit;
 import io.shardgate.router.plan.Plan;
-import io.shardgate.router.plan.PlanNode;
 import io.shardgate.router.plan.Route;
 import io.shardgate.router.plan.RouteVariant;
+import io.shardgate.router.schema.ShardingSchema;
 
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -54,12 +52,14 @@ public final class ShardedSession {
     private final CausalPositions causal;
     /** Connections running a statement of this session now, for KILL QUERY. */
     private final Set<BackendConnection> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final SessionWrites writes;
     private ShardWarnings warnings = ShardWarnings.NONE;
 
     ShardedSession(ShardedDeployment deployment, CausalPositions causal) {
         this.deployment = deployment;
         this.causal = java.util.Objects.requireNonNull(causal, "causal is null");
         this.transaction = new ShardTransaction(deployment, new TableLocks(running, deployment.workers()), this::noteCommit);
+        this.writes = new SessionWrites(deployment.holds(), transaction, deployment::schema);
     }
 
     /** The backend connections running a statement of this session right now (KILL QUERY stops them). */
@@ -98,14 +98,17 @@ public final class ShardedSession {
 
     /** Runs a planned statement and writes its response; completes with what it did, or fails before or while answering. */
     public CompletableFuture<StatementOutcome> execute(StatementRequest request, ClientChannel out, ProxyMetrics metrics) {
+        ShardingSchema map = deployment.schema();
         Plan plan;
         try {
             plan = deployment.plan(request.sql(), request.schema());
         } catch (RuntimeException e) {
             return refused(e, request);
         }
-        CompletableFuture<StatementOutcome> direct = direct(plan, request, out, metrics);
-        return direct != null ? direct : submit(() -> run(plan, request, out));
+        return writes.admitted(plan, map, request, () -> execute(request, out, metrics), () -> {
+            CompletableFuture<StatementOutcome> direct = direct(plan, request, out, metrics);
+            return direct != null ? direct : submit(() -> run(plan, request, out));
+        });
     }
 
     /** COM_STMT_EXECUTE with CURSOR_TYPE_READ_ONLY of a read: its result stays open for COM_STMT_FETCH ({@link PlanCursor}). */
@@ -131,6 +134,7 @@ public final class ShardedSession {
      * plans to anything else or not at all (the caller then runs the statement another way).
      */
     public CompletableFuture<StatementOutcome> executeRoute(StatementRequest request, ClientChannel out, ProxyMetrics metrics) {
+        ShardingSchema map = deployment.schema();
         Plan plan;
         try {
             plan = deployment.plan(request.sql(), request.schema());
@@ -140,8 +144,10 @@ public final class ShardedSession {
         if (!(plan.root() instanceof Route)) {
             return null;
         }
-        CompletableFuture<StatementOutcome> direct = direct(plan, request, out, metrics);
-        return direct != null ? direct : submit(() -> run(plan, request, out));
+        return writes.admitted(plan, map, request, () -> execute(request, out, metrics), () -> {
+            CompletableFuture<StatementOutcome> direct = direct(plan, request, out, metrics);
+            return direct != null ? direct : submit(() -> run(plan, request, out));
+        });
     }
 
     /**
@@ -206,6 +212,7 @@ public final class ShardedSession {
             // MariaDB's XA COMMIT does not end a one-shot SET TRANSACTION (nor does a reset of the
             // connection): the branch takes it as a session setting instead, and is reset afterwards.
             transaction.open(readOnlyTransaction, setTransaction == null ? null : OneShotTransaction.sessionScoped(setTransaction));
+            writes.reconcile();
             return null;
         });
     }
@@ -214,6 +221,7 @@ public final class ShardedSession {
     public CompletableFuture<Void> commit() {
         return submit(() -> {
             transaction.commit();
+            writes.reconcile();
             return null;
         });
     }
@@ -222,6 +230,7 @@ public final class ShardedSession {
     public CompletableFuture<Void> rollback() {
         return submit(() -> {
             transaction.rollback();
+            writes.reconcile();
             return null;
         });
     }
@@ -238,12 +247,14 @@ public final class ShardedSession {
     /** The session ends: an open transaction is rolled back, table locks released, their connections back to the pools. */
     public void close() {
         if (!transaction.locks().endSession() && !transaction.hasBranches()) {
+            writes.reconcile();
             return;
         }
         submit(() -> {
             transaction.close();
             return null;
         }).whenComplete((ok, error) -> {
+            writes.reconcile();
             if (error != null) {
                 LOG.log(System.Logger.Level.WARNING, "rolling back a closed session's transaction failed", error);
             }
@@ -277,7 +288,7 @@ public final class ShardedSession {
         }
         // An autocommit write to several shards is all or nothing (XA mode): one XA transaction of its own.
         boolean several = request.autocommit() && request.write() && !request.ddl() && transaction.xaMode()
-                && touchesSeveralShards(plan.root(), request);
+                && PlanShards.touchesSeveral(plan.root(), request.parameters());
         boolean implicit = transaction.openImplicitly(request.autocommit(), request.write(), request.ddl(), several);
         StatementCursor cursor = cursor(request);
         ResultWriter writer = new ResultWriter(out, request.binary());
@@ -343,34 +354,6 @@ public final class ShardedSession {
             return shardgate.code() == ErrorCode.BACKEND_LOST;
         }
         return cause instanceof BackendErrorException backend && (backend.packet().errno() == 1213 || backend.packet().errno() == 1180);
-    }
-
-    /** Whether a write plan may reach more than one shard with these parameters (without drawing sequence values). */
-    private static boolean touchesSeveralShards(PlanNode node, StatementRequest request) {
-        Set<String> shards = new HashSet<>();
-        return collect(node, request, shards) || shards.size() > 1;
-    }
-
-    private static boolean collect(PlanNode node, StatementRequest request, Set<String> shards) {
-        if (node instanceof Route route) {
-            if (route.variant() == RouteVariant.ALL) {
-                return true;
-            }
-            shards.addAll(route.selection().shards(request.parameters()));
-            return false;
-        }
-        if (node instanceof InsertSplit split) {
-            return split.rows().size() > 1;
-        }
-        if (node instanceof io.shardgate.router.plan.InsertFromSelect) {
-            return true; // reads, then inserts any number of rows in batches: all or nothing, as one statement
-        }
-        for (PlanNode input : node.inputs()) {
-            if (collect(input, request, shards)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** The session committed {@code gtid} on {@code shard}: its later reads there, and its token, need it. */

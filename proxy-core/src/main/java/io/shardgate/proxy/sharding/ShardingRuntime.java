@@ -96,6 +96,12 @@ public final class ShardingRuntime implements AutoCloseable {
         controlPlane.replacePrimary(shard, primary);
     }
 
+    /** A shard added live: the deployment can route to it once a cutover gives it keys, and XA recovery reaches it. */
+    public void shardAdded(io.shardgate.proxy.config.ShardConfig shard, ShardBackends backends) {
+        controlPlane.addShard(shard.name(), shard.primary());
+        deployment.addShard(backends);
+    }
+
     public ShardedDeployment deployment() {
         return deployment;
     }

@@ -156,6 +156,11 @@ final class StatementCursor implements ShardCursor, DirectRun.Connections {
     }
 
     private CompletableFuture<BackendConnection> replica(ShardBackends backends) {
+        for (String before : deployment.inheritedFrom(backends.shard())) {
+            if (!causal.of(before).isEmpty()) {
+                return bind(backends.primary()); // this session wrote keys that have moved here since
+            }
+        }
         MariaDbGtidPosition written = causal.of(backends.shard());
         return deployment.replicaRead().connect(backends, request.maxLagMs(), written, this::bind,
                 connection -> connection.owner().release(connection), "sharded session");

@@ -22,6 +22,9 @@ final class RegistrationJson {
                 .put("admin_address", registration.adminAddress())
                 .put("version", registration.version())
                 .put("started", registration.started().toString());
+        if (!registration.holdsDrained().isEmpty()) {
+            registration.holdsDrained().forEach(node.putArray("holds_drained")::add);
+        }
         return node.toString();
     }
 
@@ -32,8 +35,10 @@ final class RegistrationJson {
             if (node == null || !node.isObject()) {
                 throw new IllegalArgumentException("not a JSON object: " + json);
             }
+            java.util.List<String> drained = new java.util.ArrayList<>();
+            node.path("holds_drained").forEach(job -> drained.add(job.asText()));
             return new ProxyRegistration(text(node, "id"), text(node, "address"), text(node, "admin_address"),
-                    node.path("version").asLong(0), Instant.parse(text(node, "started")));
+                    node.path("version").asLong(0), Instant.parse(text(node, "started")), drained);
         } catch (JsonProcessingException | DateTimeParseException e) {
             throw new IllegalArgumentException("not a proxy registration: " + e.getMessage(), e);
         }

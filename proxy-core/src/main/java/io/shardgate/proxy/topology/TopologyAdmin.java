@@ -76,6 +76,28 @@ public final class TopologyAdmin {
         }
     }
 
+    /**
+     * {@link #change} for the proxy's own jobs: the version written (and applied here, or the wait ran out); throws
+     * {@link IllegalStateException} with the reason when nothing was written.
+     */
+    public long commit(String by, String what, Consumer<ObjectNode> edit) {
+        Reply reply = change(by, what, -1, edit);
+        try {
+            JsonNode body = mapper.readTree(reply.json());
+            if (reply.status() != 200) {
+                throw new IllegalStateException(body.path("error").asText(reply.json()));
+            }
+            return body.path("version").asLong();
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(reply.json(), e);
+        }
+    }
+
+    /** The store this proxy's topology lives in. */
+    public TopologyStore store() {
+        return store;
+    }
+
     /** Replaces the whole document when the stored version is still {@code ifMatch}. */
     public Reply replace(String by, long ifMatch, String document) {
         return change(by, "replaced the whole document", ifMatch, tree -> {
@@ -117,6 +139,7 @@ public final class TopologyAdmin {
                 node.put("admin_address", proxy.adminAddress());
                 node.put("version", proxy.version());
                 node.put("started", proxy.started().toString());
+                proxy.holdsDrained().forEach(node.withArray("holds_drained")::add);
             }
         } catch (TopologyStoreUnavailableException e) {
             body.put("version", applied.version());

@@ -42,6 +42,26 @@ public final class TopologyApplier {
     private final LongConsumer onApplied;
     private java.util.function.Function<ShardConfig, ShardBackends> newShard = shard -> null;
     private java.util.function.BiConsumer<String, HostPort> primaryChanged = (shard, primary) -> { };
+    private CutoverListener cutover = CutoverListener.NONE;
+
+    /** Who acts on a version's shard map and write holds (the sharded deployment). */
+    public interface CutoverListener {
+        CutoverListener NONE = new CutoverListener() {
+            @Override
+            public void shardMap(io.shardgate.router.schema.ShardingSchema next) {
+            }
+
+            @Override
+            public void holds(List<WriteHold> holds, long version) {
+            }
+        };
+
+        /** Keys moved between shards: statements are planned against {@code next} from now on. */
+        void shardMap(io.shardgate.router.schema.ShardingSchema next);
+
+        /** The write holds in force from {@code version} on (none: every hold lifted). */
+        void holds(List<WriteHold> holds, long version);
+    }
 
     /** {@code onApplied}: told each version applied (the proxy's registration follows it). */
     public TopologyApplier(LiveTopology live, List<ShardBackends> shards, BackendFactory factory, Drains drains,
@@ -68,6 +88,11 @@ public final class TopologyApplier {
     /** Who else follows a shard's primary (the sharded deployment's control plane). */
     public void onPrimaryChange(java.util.function.BiConsumer<String, HostPort> listener) {
         this.primaryChanged = requireNonNull(listener, "listener is null");
+    }
+
+    /** Who acts on key moves and write holds. */
+    public void onCutover(CutoverListener listener) {
+        this.cutover = requireNonNull(listener, "listener is null");
     }
 
     /** Validates {@code json} as a successor of the version this proxy serves; throws ConfigException naming the problem. */
@@ -119,10 +144,28 @@ public final class TopologyApplier {
                 }
             }
         }
+        // Keys move before the holds lift, so that a write waiting for the lift is planned on the new shard map.
+        TopologyDocument previous = live.applied().document();
+        if (next.sharding().isPresent() && !sameKeys(previous, next)) {
+            cutover.shardMap(next.sharding().get());
+            LOG.log(System.Logger.Level.WARNING, "topology version " + stored.version() + " moves keys: the shard map is now "
+                    + next.sharding().get().shards());
+        }
+        if (!previous.holds().equals(next.holds())) {
+            cutover.holds(next.holds(), stored.version());
+        }
         live.applied(stored.version(), next);
         LOG.log(System.Logger.Level.INFO, "topology version " + stored.version() + " applied");
         onApplied.accept(stored.version());
         return true;
+    }
+
+    private static boolean sameKeys(TopologyDocument previous, TopologyDocument next) {
+        Map<String, String> before = new LinkedHashMap<>();
+        previous.shards().forEach(shard -> before.put(shard.name(), shard.ownsKeys() ? shard.keyRange() : null));
+        Map<String, String> after = new LinkedHashMap<>();
+        next.shards().forEach(shard -> after.put(shard.name(), shard.ownsKeys() ? shard.keyRange() : null));
+        return before.equals(after);
     }
 
     private void applyShard(ShardConfig shard, TopologyDocument next, ShardBackends backends, long version) {

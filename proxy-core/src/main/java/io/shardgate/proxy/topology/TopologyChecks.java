@@ -9,9 +9,10 @@ import java.util.Optional;
 
 /**
  * What a running proxy cannot apply from one version to the next: shards removed, renamed or reordered,
- * a shard added with keys, changes to a shard's engine, key range or durability, and to the sharded
- * schemas (resharding moves data; it has its own path). Replicas, primaries, backend states, routing
- * settings and new shards that own no keys yet ({@code key_range: none}) change live.
+ * a shard added with keys, changes to a shard's engine or durability, to the sharded schemas, and to the
+ * key range of a shard whose writes no cutover holds (resharding moves data first; its cutover then holds
+ * the shard's writes and moves the keys). Replicas, primaries, backend states, routing settings, write
+ * holds and new shards that own no keys yet ({@code key_range: none}) change live.
  */
 public final class TopologyChecks {
     private TopologyChecks() {
@@ -40,16 +41,32 @@ public final class TopologyChecks {
             if (old.get().engine() != shard.engine()) {
                 problems.add("shards." + shard.name() + ".engine changes: moving a shard to another engine is a migration");
             }
-            if (!old.get().keyRange().equals(shard.keyRange())) {
-                problems.add("shards." + shard.name() + ".key_range changes: moving key ranges is resharding");
+            if (!old.get().keyRange().equals(shard.keyRange()) && !losersHeld(current, next)) {
+                problems.add("shards." + shard.name() + ".key_range changes while the writes of the shards that lose keys are"
+                        + " not held: keys move in a resharding job's cutover (POST /api/v1/jobs), which holds those writes first");
             }
             if (old.get().durability() != shard.durability()) {
                 problems.add("shards." + shard.name() + ".durability changes: the proxy checks durability when it starts");
             }
         }
         if (!Objects.equals(current.tree().get("schemas"), next.tree().get("schemas"))) {
-            problems.add("schemas change: changing the sharded schemas of a running deployment is resharding");
+            String moved = TableMoves.problem(current, next);
+            if (moved != null) {
+                problems.add("schemas change: " + moved);
+            }
         }
         return problems;
+    }
+
+    /** Whether a cutover holds, in {@code current}, the writes of every shard that owns keys there and loses some in {@code next}. */
+    private static boolean losersHeld(TopologyDocument current, TopologyDocument next) {
+        for (ShardConfig shard : current.shards()) {
+            Optional<ShardConfig> after = next.shard(shard.name());
+            boolean loses = shard.ownsKeys() && (after.isEmpty() || !after.get().keyRange().equals(shard.keyRange()));
+            if (loses && current.holds().stream().noneMatch(hold -> hold.shards().contains(shard.name()))) {
+                return false;
+            }
+        }
+        return true;
     }
 }

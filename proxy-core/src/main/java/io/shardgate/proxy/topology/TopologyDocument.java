@@ -14,16 +14,17 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * A validated topology document: the shards with their backends, the sharded schemas, the routing
- * settings, each backend's administrative state and the history of changes. {@code tree} is its JSON
+ * settings, each backend's administrative state, the writes a cutover holds and the history of changes. {@code tree} is its JSON
  * form, with the config file's keys ({@code shards}, {@code schemas}, {@code routing},
  * {@code backend_states}, {@code topology_history}); the other fields are what it says, parsed.
  * Made by {@code ConfigLoader#topology}, which refuses an invalid one naming the key.
  */
 public record TopologyDocument(ObjectNode tree, List<ShardConfig> shards, RoutingConfig routing,
                                Optional<ShardingSchema> sharding, Map<String, BackendState> states,
-                               List<TopologyChange> history) {
+                               List<TopologyChange> history, List<WriteHold> holds) {
     /** The document's keys, in the order they are written. */
-    public static final List<String> KEYS = List.of("shards", "schemas", "routing", "backend_states", "topology_history");
+    public static final List<String> KEYS = List.of("shards", "schemas", "routing", "backend_states", "write_holds",
+            "topology_history");
 
     public TopologyDocument {
         requireNonNull(tree, "tree is null");
@@ -32,6 +33,7 @@ public record TopologyDocument(ObjectNode tree, List<ShardConfig> shards, Routin
         requireNonNull(sharding, "sharding is null");
         states = Map.copyOf(requireNonNull(states, "states is null"));
         history = List.copyOf(requireNonNull(history, "history is null"));
+        holds = List.copyOf(requireNonNull(holds, "holds is null"));
     }
 
     /** The backend's administrative state; {@code serving} unless the document says otherwise. */

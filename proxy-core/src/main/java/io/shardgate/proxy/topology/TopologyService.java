@@ -110,6 +110,14 @@ public final class TopologyService implements AutoCloseable {
         }
     }
 
+    /** The cutovers whose write holds this proxy has drained: its registration says so (in the background). */
+    public void holdsDrained(java.util.List<String> jobs) {
+        ProxyRegistration current = registration.updateAndGet(me -> me == null ? null : me.withHoldsDrained(jobs));
+        if (current != null) {
+            background.execute(this::register);
+        }
+    }
+
     private void catchUp(TopologyApplier applier) {
         try {
             StoredTopology newest = store.read();

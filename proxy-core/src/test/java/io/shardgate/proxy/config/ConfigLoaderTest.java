@@ -233,7 +233,7 @@ class ConfigLoaderTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("lsten: unknown key (expected one of: admin, allow_local_infile, backend_states, backend_user, ddl, digests, health, "
                         + "limits, listen, routing, schema_tracking, schemas, server_version, shards, tls, topology, topology_history, "
-                        + "topology_version, transactions, users)");
+                        + "topology_version, transactions, users, write_holds)");
         assertThatThrownBy(() -> loader.parse(MINIMAL.replace("127.0.0.1:24001", "localhost")))
                 .hasMessage("shards[0].primary: expected HOST:PORT, got 'localhost'");
         assertThatThrownBy(() -> loader.parse(MINIMAL.replace("name: s0", "name: s0\n    engine: myisam")))

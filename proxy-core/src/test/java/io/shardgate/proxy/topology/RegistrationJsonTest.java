@@ -34,4 +34,12 @@ class RegistrationJsonTest {
         assertThatThrownBy(() -> json.read("{")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("not a proxy registration");
     }
+
+    @Test
+    void carriesTheCutoversWhoseHoldsItDrained() {
+        ProxyRegistration drained = proxy.withHoldsDrained(java.util.List.of("reshard-1"));
+        assertThat(json.write(drained)).endsWith(",\"holds_drained\":[\"reshard-1\"]}");
+        assertThat(json.read(json.write(drained))).isEqualTo(drained);
+        assertThat(json.read(json.write(drained)).holdsDrained()).containsExactly("reshard-1");
+    }
 }

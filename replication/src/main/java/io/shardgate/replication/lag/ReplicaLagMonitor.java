@@ -74,12 +74,13 @@ public final class ReplicaLagMonitor implements AutoCloseable {
     private final MonitoredServer primary;
     private volatile List<MonitoredServer> replicas;
     /** The probe of each replica, and the loop of its own a replica added after the start polls on. */
-    private final java.util.Map<MonitoredServer, Probe> replicaProbes = new java.util.HashMap<>();
+    private final java.util.Map<MonitoredServer, ReplicaProbe> replicaProbes = new java.util.HashMap<>();
     private final java.util.Map<MonitoredServer, BackendLoop> addedLoops = new java.util.HashMap<>();
     private final String user;
     private final String password;
     private final LagMonitorSettings settings;
     private final LongSupplier clock;
+    private final LongSupplier wallClock;
     private final ShardLagTracker tracker;
     private final List<Probe> probes = new ArrayList<>();
     /** The loops {@link #start()} made, one per server; empty on shared loops. */
@@ -95,6 +96,7 @@ public final class ReplicaLagMonitor implements AutoCloseable {
         this.password = requireNonNull(builder.password, "password is null (call credentials)");
         this.settings = builder.settings;
         this.clock = builder.clock;
+        this.wallClock = builder.wallClock;
         if (replicas.isEmpty()) {
             throw new IllegalArgumentException("shard " + shard + " has no replica to monitor");
         }
@@ -131,7 +133,7 @@ public final class ReplicaLagMonitor implements AutoCloseable {
         probes.add(primaryProbe);
         loopOf.apply(primary).add(primaryProbe);
         for (MonitoredServer replica : replicas) {
-            ReplicaProbe probe = new ReplicaProbe(replica, settings, clock, tracker);
+            ReplicaProbe probe = new ReplicaProbe(replica, settings, clock, wallClock, tracker);
             probes.add(probe);
             replicaProbes.put(replica, probe);
             loopOf.apply(replica).add(probe);
@@ -152,7 +154,7 @@ public final class ReplicaLagMonitor implements AutoCloseable {
             throw new IllegalArgumentException("primary " + primary + " of shard " + shard + " cannot be its replica");
         }
         tracker.add(replica);
-        ReplicaProbe probe = new ReplicaProbe(replica, settings, clock, tracker);
+        ReplicaProbe probe = new ReplicaProbe(replica, settings, clock, wallClock, tracker);
         BackendLoop loop = new BackendLoop(threadName(replica), ControlConnection.to(replica.host(), replica.port(), user, password));
         loop.add(probe);
         probes.add(probe);
@@ -230,6 +232,15 @@ public final class ReplicaLagMonitor implements AutoCloseable {
         tracker.primaryCommitted(requireNonNull(position, "position is null"));
     }
 
+    /**
+     * The replica's lag over the last minutes, oldest first: one sample a second from its polls ({@link LagHistory});
+     * empty for a server this monitor does not poll (any more).
+     */
+    public synchronized List<LagHistory.Sample> history(MonitoredServer replica) {
+        ReplicaProbe probe = replicaProbes.get(replica);
+        return probe == null ? List.of() : probe.history().samples();
+    }
+
     /** Everything the primary is known to have committed, from polls and observed commits. */
     public MariaDbGtidPosition primaryPosition() {
         return tracker.primaryPosition();
@@ -263,6 +274,7 @@ public final class ReplicaLagMonitor implements AutoCloseable {
         private String password;
         private LagMonitorSettings settings = LagMonitorSettings.defaults();
         private LongSupplier clock = System::nanoTime;
+        private LongSupplier wallClock = System::currentTimeMillis;
 
         private Builder() {
         }
@@ -302,6 +314,12 @@ public final class ReplicaLagMonitor implements AutoCloseable {
          */
         public Builder clock(LongSupplier clock) {
             this.clock = requireNonNull(clock, "clock is null");
+            return this;
+        }
+
+        /** The wall clock in epoch milliseconds that stamps the lag history's samples (default {@link System#currentTimeMillis}). */
+        public Builder wallClock(LongSupplier wallClock) {
+            this.wallClock = requireNonNull(wallClock, "wallClock is null");
             return this;
         }
 

@@ -22,17 +22,29 @@ import static java.util.Objects.requireNonNull;
  * sent: the position is at least what it was then. A failed connection or query makes the
  * replica {@link ReplicaState#UNREACHABLE}; anything else that goes wrong (an unreadable
  * position) makes it {@link ReplicaState#UNKNOWN}. Both count as infinitely stale.
+ *
+ * <p>After a poll that starts a new second of {@code wallClock} (epoch ms), the lag the tracker then reports goes
+ * into the replica's {@link LagHistory}: the history costs no query and no thread of its own.
  */
 final class ReplicaProbe extends Probe {
     private final MonitoredServer replica;
     private final LongSupplier clock;
     private final ShardLagTracker tracker;
+    private final LongSupplier wallClock;
+    private final LagHistory history = new LagHistory(LagHistory.DEFAULT_CAPACITY);
 
-    ReplicaProbe(MonitoredServer replica, LagMonitorSettings settings, LongSupplier clock, ShardLagTracker tracker) {
+    ReplicaProbe(MonitoredServer replica, LagMonitorSettings settings, LongSupplier clock, LongSupplier wallClock,
+                 ShardLagTracker tracker) {
         super(settings);
         this.replica = requireNonNull(replica, "replica is null");
         this.clock = requireNonNull(clock, "clock is null");
+        this.wallClock = requireNonNull(wallClock, "wallClock is null");
         this.tracker = requireNonNull(tracker, "tracker is null");
+    }
+
+    /** This replica's lag, one sample a second. */
+    LagHistory history() {
+        return history;
     }
 
     private record Reading(MariaDbGtidPosition applied, ReplicationStatus status) {
@@ -48,6 +60,20 @@ final class ReplicaProbe extends Probe {
             tracker.replicaFailed(replica, ReplicaState.UNREACHABLE, describe(e));
         } catch (RuntimeException e) {
             tracker.replicaFailed(replica, ReplicaState.UNKNOWN, describe(e));
+        }
+        sample();
+    }
+
+    /** The lag now into the history, at the first poll of a second. */
+    private void sample() {
+        long now = wallClock.getAsLong();
+        if (!history.due(now)) {
+            return;
+        }
+        try {
+            history.record(now, tracker.status(replica, clock.getAsLong()).lagMillis().orElse(LagHistory.UNKNOWN));
+        } catch (IllegalArgumentException removed) {
+            // The monitor stopped measuring this replica while this poll ran: nothing left to record.
         }
     }
 

@@ -61,6 +61,7 @@ public final class BinlogReader {
 
     private volatile MariaDbGtidPosition position;
     private volatile Consumer<String> notices = message -> { };
+    private volatile TableSchemaSource schemas;
 
     /**
      * @param start    read every transaction after this position; empty reads from the start of the oldest binlog
@@ -89,6 +90,14 @@ public final class BinlogReader {
         this.notices = requireNonNull(notices, "notices is null");
     }
 
+    /**
+     * Resolves table maps with {@code schemas} (a schema history) instead of the source's present
+     * {@code information_schema}.
+     */
+    public void schemas(TableSchemaSource schemas) {
+        this.schemas = requireNonNull(schemas, "schemas is null");
+    }
+
     /** The last transaction handed on, per domain. */
     public MariaDbGtidPosition position() {
         return position;
@@ -107,7 +116,7 @@ public final class BinlogReader {
     public void run() throws InterruptedException {
         try (SourceSchemaCatalog catalog = new SourceSchemaCatalog(source)) {
             while (!isStopped() && !reachedUntil()) {
-                Throwable failure = readOnce(catalog);
+                Throwable failure = readOnce(schemas == null ? catalog : schemas);
                 if (isStopped() || reachedUntil()) {
                     return;
                 }
@@ -146,7 +155,7 @@ public final class BinlogReader {
     }
 
     /** One connection's life; returns what ended it (null for a plain disconnect). */
-    private Throwable readOnce(SourceSchemaCatalog catalog) throws InterruptedException {
+    private Throwable readOnce(TableSchemaSource catalog) throws InterruptedException {
         BinaryLogClient connection = new BinaryLogClient(source.host(), source.port(), source.user(), source.password());
         connection.setServerId(serverId);
         connection.setGtidSet(position.toString());

@@ -7,9 +7,13 @@ import io.shardgate.replication.stream.apply.AppliedPositions;
 import io.shardgate.replication.stream.apply.ApplyTarget;
 import io.shardgate.replication.stream.apply.JdbcApplyTarget;
 import io.shardgate.replication.stream.apply.ParallelApplier;
+import io.shardgate.replication.stream.history.HistoryStart;
+import io.shardgate.replication.stream.history.TableShape;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -34,6 +38,11 @@ import static java.util.Objects.requireNonNull;
  * <p>Without {@link Builder#fromGtid}, reading starts at the target's stored watermark, or at the
  * start of the source's oldest binlog for a target that never applied anything. With
  * {@link Builder#untilGtid}, {@link #run()} returns once everything up to that position is applied.
+ *
+ * <p>Rows are read with the columns their table had when they were written, from a schema history
+ * evolved from the binlog's DDL and stored on the target with the apply positions
+ * ({@link io.shardgate.replication.stream.history.SchemaHistory}); where it starts is told in a notice
+ * ({@link io.shardgate.replication.stream.history.HistoryStart}, {@link Builder#initialSchemas}).
  */
 public final class ChangeStream {
     private final ServerEndpoint source;
@@ -49,6 +58,7 @@ public final class ChangeStream {
     private final Duration silenceTimeout;
     private final Consumer<String> notices;
     private final Clock clock;
+    private final List<TableShape> initialSchemas;
     private final AtomicReference<BinlogReader> reader = new AtomicReference<>();
     private final AtomicReference<ParallelApplier> applier = new AtomicReference<>();
     private final AtomicLong startedAt = new AtomicLong();
@@ -68,6 +78,7 @@ public final class ChangeStream {
         this.silenceTimeout = builder.silenceTimeout;
         this.notices = builder.notices;
         this.clock = builder.clock;
+        this.initialSchemas = builder.initialSchemas;
     }
 
     public static Builder builder() {
@@ -87,6 +98,7 @@ public final class ChangeStream {
         startedAt.set(clock.millis());
         ParallelApplier parallel = new ParallelApplier(target, settings, rows, registry, clock);
         applier.set(parallel);
+        SourceSchemaCatalog present = new SourceSchemaCatalog(source);
         try {
             AppliedPositions positions = parallel.start();
             MariaDbGtidPosition start = from != null ? from : positions.watermark();
@@ -98,6 +110,7 @@ public final class ChangeStream {
             BinlogReader binlog = new BinlogReader(source, tables, start, until, serverId,
                     new BinlogReader.Timing(reconnectPause, silenceTimeout), registry, parallel::submit);
             binlog.notices(notices);
+            binlog.schemas(HistoryStart.open(target, tables, start, initialSchemas, present, notices));
             reader.set(binlog);
             parallel.whenFailed(binlog::stop);
             if (parallel.failure() != null) {
@@ -111,6 +124,7 @@ public final class ChangeStream {
             }
         } finally {
             parallel.close();
+            present.close();
         }
         if (parallel.failure() != null) {
             throw parallel.failure() instanceof StreamException e ? e
@@ -158,6 +172,7 @@ public final class ChangeStream {
         private Duration silenceTimeout = Duration.ofSeconds(10);
         private Consumer<String> notices = message -> { };
         private Clock clock = Clock.systemUTC();
+        private List<TableShape> initialSchemas;
 
         private Builder() {
         }
@@ -235,6 +250,17 @@ public final class ChangeStream {
         /** Receives one-line notices (warnings from the source check, where reading starts). */
         public Builder notices(Consumer<String> notices) {
             this.notices = requireNonNull(notices, "notices is null");
+            return this;
+        }
+
+        /**
+         * The tables' shapes at the start position, for a target that stores no schema history yet
+         * (a reshard's copy reads them inside its consistent snapshot with
+         * {@code InformationSchemaShapes.read}). Without them, and without a stored history, the
+         * stream starts from the target's {@code information_schema}.
+         */
+        public Builder initialSchemas(Collection<TableShape> shapes) {
+            this.initialSchemas = List.copyOf(requireNonNull(shapes, "shapes is null"));
             return this;
         }
 

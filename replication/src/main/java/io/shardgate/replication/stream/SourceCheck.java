@@ -69,8 +69,8 @@ public final class SourceCheck {
             List<String> warnings = new ArrayList<>();
             boolean full = "FULL".equalsIgnoreCase(metadata);
             if (!full) {
-                warnings.add(at + " has binlog_row_metadata=" + metadata + ": column names come from"
-                        + " information_schema, so the stream must not lag behind DDL (FULL avoids this)");
+                warnings.add(at + " has binlog_row_metadata=" + metadata + ": column names come from the stream's"
+                        + " schema history, evolved from the binlog's DDL (FULL logs them exactly)");
             }
             return new Result(full, end, warnings);
         } catch (SQLException e) {

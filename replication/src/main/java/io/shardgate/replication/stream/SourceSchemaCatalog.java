@@ -85,7 +85,7 @@ public final class SourceSchemaCatalog implements TableSchemaSource, AutoCloseab
     }
 
     /** The column kind, with ENUM and SET that the binlog hides in STRING resolved from the metadata. */
-    static ColumnKind kind(int typeCode, int metadata) {
+    public static ColumnKind kind(int typeCode, int metadata) {
         ColumnType type = ColumnType.byCode(typeCode);
         if (type == ColumnType.STRING) {
             int real = (metadata >> 8) & 0xFF;
@@ -144,6 +144,26 @@ public final class SourceSchemaCatalog implements TableSchemaSource, AutoCloseab
         }
         cache.put(key, columns);
         return columns;
+    }
+
+    /** The database's present default character set on the source; null when it cannot be read. */
+    public String databaseCharset(String schema) {
+        try {
+            if (connection == null || !connection.isValid(2)) {
+                close();
+                connection = source.connect();
+            }
+            try (PreparedStatement statement = connection.prepareStatement(
+                    "SELECT DEFAULT_CHARACTER_SET_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?")) {
+                statement.setString(1, schema);
+                try (ResultSet rows = statement.executeQuery()) {
+                    return rows.next() ? rows.getString(1) : null;
+                }
+            }
+        } catch (SQLException e) {
+            close();
+            return null;
+        }
     }
 
     @Override

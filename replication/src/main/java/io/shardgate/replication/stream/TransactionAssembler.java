@@ -173,13 +173,13 @@ public final class TransactionAssembler {
         requireOpen("statement '" + abbreviate(sql) + "'");
         Optional<DdlChange> change = ddl.classify(data.getDatabase(), sql);
         if (change.isPresent()) {
-            DdlChange ddlChange = change.get();
+            // Table ids and cached shapes may be stale after any DDL, carried or not; the schema
+            // history follows it before any later row is resolved.
+            tables.clear();
+            DdlChange ddlChange = change.get().withHistory(schemas.afterDdl(gtid, change.get()));
             if (carries(ddlChange)) {
                 changes.add(ddlChange);
             }
-            // Table ids and cached shapes may be stale after any DDL, carried or not.
-            tables.clear();
-            schemas.invalidate(null);
         } else if (isDml(upper)) {
             throw new StreamException("transaction " + gtid + " holds the statement '" + abbreviate(sql)
                     + "' in statement format; the source must log rows (binlog_format=ROW for every session)");

@@ -8,7 +8,7 @@ import io.shardgate.storage.Engine;
 import java.util.Map;
 
 /**
- * A source (InnoDB, binlog with {@code binlog_row_metadata=FULL}) and a target on {@code targetEngine}
+ * A source (InnoDB, binlog with {@code binlog_row_metadata=FULL} unless {@code serverOptions} say otherwise) and a target on {@code targetEngine}
  * in one topology, and a stream builder already pointed at both. Closing it stops both servers.
  */
 final class StreamPair implements AutoCloseable {

@@ -45,6 +45,35 @@ class TableChecksumTest {
     }
 
     @Test
+    void anEngineMayForceThePrimaryKey() {
+        assertThat(TableChecksum.sql(TableName.parse("s.t"), ORDERS, PkRange.of(10, 20), TableChecksum.ScanHint.PRIMARY))
+                .endsWith(" FROM `s`.`t` FORCE INDEX (PRIMARY) WHERE `id` >= ? AND `id` < ?");
+        assertThat(new io.shardgate.storage.MyRocksAdapter().checksum().hint()).isEqualTo(TableChecksum.ScanHint.PRIMARY);
+        assertThat(new io.shardgate.storage.InnoDbAdapter().checksum().hint()).isEqualTo(TableChecksum.ScanHint.KEY_RANGE);
+        assertThat(new TableChecksum().hint()).isEqualTo(TableChecksum.ScanHint.NONE);
+    }
+
+    @Test
+    void compositeBoundsAreAlsoSpeltOutForTheRangeOptimizer() {
+        TableColumns composite = new TableColumns(List.of("a", "b", "c", "v"), List.of(), List.of("a", "b", "c"));
+        assertThat(TableChecksum.sql(TableName.parse("s.t"), composite, new PkRange(List.of(1, 2, 3), List.of(4, 5, 6)),
+                TableChecksum.ScanHint.KEY_RANGE)).endsWith(" FROM `s`.`t` WHERE (`a` > ? OR (`a` = ? AND `b` > ?) OR (`a` = ? AND `b` = ? AND `c` >= ?))"
+                        + " AND (`a` < ? OR (`a` = ? AND `b` < ?) OR (`a` = ? AND `b` = ? AND `c` < ?))"
+                        + " AND (`a`, `b`, `c`) >= (?, ?, ?) AND (`a`, `b`, `c`) < (?, ?, ?)");
+        assertThat(TableChecksum.sql(TableName.parse("s.t"), composite, new PkRange(List.of(1, 2, 3), List.of()),
+                TableChecksum.ScanHint.PRIMARY)).endsWith(" FROM `s`.`t` FORCE INDEX (PRIMARY) WHERE (`a` > ? OR"
+                + " (`a` = ? AND `b` > ?) OR (`a` = ? AND `b` = ? AND `c` >= ?)) AND (`a`, `b`, `c`) >= (?, ?, ?)");
+        assertThat(TableChecksum.sql(TableName.parse("s.t"), ORDERS, PkRange.of(1, 2), TableChecksum.ScanHint.KEY_RANGE))
+                .as("one column needs no spelling out").endsWith(" WHERE `id` >= ? AND `id` < ?");
+    }
+
+    @Test
+    void rowChecksumsAreUnsigned32Bit() {
+        assertThat(new RowChecksum(java.util.Arrays.asList(1L, "a"), 0xFFFF_FFFFL).key()).containsExactly(1L, "a");
+        assertThatThrownBy(() -> new RowChecksum(List.of(1L), -1)).hasMessageContaining("unsigned 32-bit");
+    }
+
+    @Test
     void identifiersAreQuoted() {
         TableColumns odd = new TableColumns(List.of("we`ird"), List.of(), List.of());
         assertThat(TableChecksum.sql(TableName.parse("`my.db`.`t`"), odd, PkRange.all()))

@@ -4,12 +4,17 @@ import io.shardgate.replication.gtid.MariaDbGtid;
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
 import io.shardgate.replication.stream.ServerEndpoint;
 import io.shardgate.replication.stream.StreamException;
+import io.shardgate.replication.stream.TableFilter;
+import io.shardgate.replication.stream.history.InformationSchemaShapes;
+import io.shardgate.replication.stream.history.TableShape;
+import io.shardgate.replication.stream.history.TableVersion;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -18,7 +23,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * A MariaDB target over JDBC. Positions live in {@code _shardgate.apply_position}:
  * one row per (schema, domain) with the last applied GTID, written in the same transaction as
- * the schema's rows; the row with the empty schema name is the stream-wide watermark.
+ * the schema's rows; the row with the empty schema name is the stream-wide watermark. The schema
+ * history lives next to them in {@code _shardgate.schema_history} ({@link SchemaHistoryTable}).
  */
 public final class JdbcApplyTarget implements ApplyTarget {
     static final String TABLE = "`_shardgate`.`apply_position`";
@@ -45,6 +51,7 @@ public final class JdbcApplyTarget implements ApplyTarget {
                     + " server_id INT UNSIGNED NOT NULL, seq BIGINT UNSIGNED NOT NULL,"
                     + " updated_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6),"
                     + " PRIMARY KEY (schema_name, domain_id))");
+            SchemaHistoryTable.create(statement);
             Map<String, MariaDbGtidPosition> bySchema = new HashMap<>();
             MariaDbGtidPosition watermark = MariaDbGtidPosition.empty();
             try (ResultSet rows = statement.executeQuery("SELECT schema_name, domain_id, server_id, seq FROM " + TABLE)) {
@@ -62,6 +69,36 @@ public final class JdbcApplyTarget implements ApplyTarget {
         } catch (SQLException e) {
             throw new StreamException("cannot read the apply position from target " + server.address() + ": "
                     + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public List<TableVersion> loadSchemaHistory() {
+        try (Connection connection = server.connect()) {
+            return SchemaHistoryTable.load(connection);
+        } catch (SQLException | IllegalArgumentException e) {
+            // IllegalArgumentException: a stored shape that does not decode (written by hand, or by another version).
+            throw new StreamException("cannot read the schema history from target " + server.address() + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void saveSchemaHistory(List<TableVersion> versions) {
+        try (Connection connection = server.connect()) {
+            SchemaHistoryTable.save(connection, versions);
+        } catch (SQLException e) {
+            throw new StreamException("cannot store the schema history on target " + server.address() + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public List<TableShape> presentShapes(TableFilter filter) {
+        try (Connection connection = server.connect()) {
+            return InformationSchemaShapes.read(connection, filter);
+        } catch (SQLException e) {
+            throw new StreamException("cannot read the tables of target " + server.address() + ": " + e.getMessage(), e);
         }
     }
 

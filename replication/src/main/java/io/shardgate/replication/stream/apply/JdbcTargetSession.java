@@ -290,6 +290,9 @@ final class JdbcTargetSession implements TargetSession {
                 positions.put(schema, MariaDbGtidPosition.empty().with(transaction.gtid()));
             }
             savePositions(positions);
+            for (Change change : transaction.changes()) {
+                SchemaHistoryTable.save(connection, ((DdlChange) change).history());
+            }
             connection.commit();
         } catch (SQLException e) {
             rollback();
@@ -322,6 +325,7 @@ final class JdbcTargetSession implements TargetSession {
     public void saveWatermark(MariaDbGtidPosition watermark) {
         try {
             savePositions(Map.of(JdbcApplyTarget.WATERMARK, watermark));
+            SchemaHistoryTable.prune(connection, watermark);
             connection.commit();
         } catch (SQLException e) {
             rollback();

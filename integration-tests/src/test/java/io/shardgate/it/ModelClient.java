@@ -1,0 +1,81 @@
+package io.shardgate.it;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A client that inserts, updates and deletes rows of {@code shop.customers (id, note, n)} through a proxy every few
+ * milliseconds; {@link #model} is what its acknowledged writes left (absent: deleted). Ids above {@code rows} are new.
+ */
+final class ModelClient implements AutoCloseable {
+    interface Connector {
+        Connection connect() throws SQLException;
+    }
+
+    final Map<Long, Integer> model = new ConcurrentHashMap<>();
+    final ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
+    final AtomicLong writes = new AtomicLong();
+    private final AtomicBoolean stop = new AtomicBoolean();
+    private final Thread thread;
+
+    /** {@code rows}: ids 1..rows exist with n = 0; {@code firstNew}: where new ids start (one client per range). */
+    ModelClient(Connector connector, int rows, long firstNew) {
+        for (long id = 1; id <= rows; id++) {
+            model.put(id, 0);
+        }
+        thread = new Thread(() -> loop(connector, rows, firstNew), "model-client");
+        thread.start();
+    }
+
+    private void loop(Connector connector, int rows, long firstNew) {
+        try (Connection connection = connector.connect(); Statement statement = connection.createStatement()) {
+            long next = firstNew;
+            while (!stop.get()) {
+                ThreadLocalRandom random = ThreadLocalRandom.current();
+                long id = random.nextInt(3) == 0 ? next++ : 1 + random.nextInt(rows);
+                int n = random.nextInt(1_000_000);
+                try {
+                    if (random.nextInt(10) == 0) {
+                        statement.executeUpdate("DELETE FROM shop.customers WHERE id = " + id);
+                        model.remove(id);
+                    } else {
+                        statement.executeUpdate("INSERT INTO shop.customers VALUES (" + id + ", 'client', " + n
+                                + ") ON DUPLICATE KEY UPDATE n = VALUES(n)");
+                        model.put(id, n);
+                    }
+                    writes.incrementAndGet();
+                } catch (SQLException e) {
+                    errors.add(id + ": " + e.getErrorCode() + " " + e.getMessage());
+                }
+                Thread.sleep(2);
+            }
+        } catch (SQLException | InterruptedException e) {
+            errors.add("client: " + e);
+        }
+    }
+
+    /** The rows of {@code shop.customers} on one server: id to n. */
+    static Map<Long, Integer> rowsOn(io.shardgate.replication.topology.Node node) throws SQLException {
+        Map<Long, Integer> rows = new java.util.HashMap<>();
+        try (Connection connection = node.connect(); Statement statement = connection.createStatement();
+             java.sql.ResultSet result = statement.executeQuery("SELECT id, n FROM shop.customers")) {
+            while (result.next()) {
+                rows.put(result.getLong(1), result.getInt(2));
+            }
+        }
+        return rows;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stop.set(true);
+        thread.join(30_000);
+    }
+}

@@ -1,0 +1,152 @@
+package io.shardgate.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.shardgate.replication.topology.Node;
+import io.shardgate.replication.topology.Topology;
+import io.shardgate.replication.topology.TopologySpec;
+import io.shardgate.router.shard.KeyRange;
+import io.shardgate.router.vindex.XxHash64;
+import io.shardgate.storage.Engine;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A reshard job end to end through the jobs API of a packaged proxy: s1's keys split over s2 (InnoDB) and s3 (MyRocks)
+ * while a client inserts, updates and deletes through the proxy throughout. The job copies, streams, diffs clean and
+ * waits ready; the operator's cutover moves the keys with the writes held. Afterwards every row the client's
+ * acknowledged writes left is on the shard that owns its key, with its last value, exactly once; s2 and s3 hold no row
+ * they do not own; no write failed.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ReshardIT {
+    private static final int ROWS = 20_000;
+    private Topology topology;
+    private JarProxy proxy;
+    private AdminApi admin;
+
+    @BeforeAll
+    void start() throws Exception {
+        topology = Topology.start(TopologySpec.builder().shard("s0", Engine.INNODB, 0).shard("s1", Engine.INNODB, 0)
+                .shard("s2", Engine.INNODB, 0).shard("s3", Engine.ROCKSDB, 0).build());
+        Map<String, Map<String, String>> keys = new LinkedHashMap<>();
+        keys.put("s0", Map.of("key_range", "-80"));
+        keys.put("s1", Map.of("key_range", "80-"));
+        proxy = JarProxy.start(ProxyFixture.config(topology, keys,
+                "schemas:\n  - name: shop\n    tables:\n      customers: { shard_key: id, vindex: hash }\n"));
+        admin = new AdminApi(proxy.adminPort());
+        try (Connection connection = connect()) {
+            load(connection, ROWS);
+        }
+    }
+
+    @AfterAll
+    void stop() {
+        try {
+            if (proxy != null) {
+                proxy.close();
+            }
+        } finally {
+            if (topology != null) {
+                topology.close();
+            }
+        }
+    }
+
+    private Connection connect() throws SQLException {
+        return DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + proxy.port() + "/?connectTimeout=5000",
+                ProxyFixture.USER, ProxyFixture.PASSWORD);
+    }
+
+    static long keyspaceId(long id) {
+        return XxHash64.hash(Long.toString(id).getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** Creates {@code shop.customers} through the proxy with {@code rows} rows (id 1..rows, n = 0). */
+    static void load(Connection connection, int rows) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("CREATE DATABASE shop");
+            statement.execute("CREATE TABLE shop.customers (id BIGINT PRIMARY KEY, note VARCHAR(40) NOT NULL, n INT NOT NULL)");
+            for (int batch = 0; batch < rows / 1000; batch++) {
+                StringBuilder insert = new StringBuilder("INSERT INTO shop.customers VALUES ");
+                for (int i = 0; i < 1000; i++) {
+                    long id = batch * 1000L + i + 1;
+                    insert.append(i == 0 ? "" : ",").append("(").append(id).append(",'loaded',0)");
+                }
+                statement.executeUpdate(insert.toString());
+            }
+        }
+    }
+
+    /** Every row is on the shard whose range holds it, once, and the rows are what the client's writes left. */
+    static void assertOwned(Map<String, Node> owners, Map<Long, Integer> model) throws SQLException {
+        Map<Long, Integer> all = new HashMap<>();
+        for (Map.Entry<String, Node> owner : owners.entrySet()) {
+            KeyRange range = KeyRange.parse(owner.getKey());
+            Map<Long, Integer> rows = ModelClient.rowsOn(owner.getValue());
+            assertThat(rows.keySet()).as("%s holds only %s", owner.getValue().address(), range)
+                    .allMatch(key -> range.contains(keyspaceId(key)));
+            rows.forEach((key, n) -> assertThat(all.put(key, n)).as("row %d once", key).isNull());
+        }
+        assertThat(all).as("every acknowledged write, exactly, on its owner").isEqualTo(model);
+    }
+
+    /** The admin page, in headless Chromium, shows the running job: its id, phase and table progress; a screenshot. */
+    private void pageShows(String id) {
+        HeadlessChromium chromium = HeadlessChromium.find();
+        String url = "http://127.0.0.1:" + proxy.adminPort() + "/ui#token=" + ProxyFixture.ADMIN_TOKEN;
+        String dom = chromium.dumpDom(url, Duration.ofSeconds(6));
+        assertThat(dom).contains("data-job=\"" + id + "\"").contains("shop.customers").contains(">ready<");
+        assertThat(dom).containsPattern("[0-9,]+ / [0-9,]+ rows");
+        java.nio.file.Path png = JarProxy.HOME.resolve("integration-tests/target/admin-page-reshard.png");
+        chromium.screenshot(url, Duration.ofSeconds(6), png, 1280, 900);
+        System.out.printf("[reshard] the admin page with the job: %s (%d bytes)%n", png, png.toFile().length());
+        assertThat(png.toFile().length()).isGreaterThan(10_000);
+    }
+
+    @Test
+    void s1SplitsOverAnInnoDbAndAMyRocksShardUnderWrites() throws Exception {
+        Node s2 = topology.shard("s2").primary();
+        Node s3 = topology.shard("s3").primary();
+        Jobs jobs = new Jobs(admin);
+        ModelClient client = new ModelClient(this::connect, ROWS, 1_000_000);
+        String id;
+        try (client) {
+            id = jobs.reshard("s1", "s2=" + s2.address() + "@innodb:80-c0", "s3=" + s3.address() + "@rocksdb:c0-");
+            JsonNode ready = jobs.await(id, "ready", Duration.ofMinutes(3));
+            System.out.printf("[reshard] ready: %s%n", ready);
+            assertThat(ready.path("diff").path("mismatches").asLong()).isZero();
+            assertThat(ready.path("diff").path("rows_compared").asLong()).isPositive();
+            assertThat(ready.path("tables").path("shop.customers").path("rows_copied").asLong()).isPositive();
+            pageShows(id);
+            assertThat(jobs.act(id, "cutover")).isEqualTo(200);
+            jobs.await(id, "done", Duration.ofMinutes(1));
+            long before = client.writes.get();
+            Await.until("the client writes on after the cutover", Duration.ofSeconds(20), () -> client.writes.get() > before + 200);
+        }
+        JsonNode done = jobs.job(id);
+        System.out.printf("[reshard] done: %s%n", done);
+        System.out.printf("[reshard] %d writes by the client; cutover %s%n", client.writes.get(), done.path("checkpoints").path("cutover"));
+        assertThat(client.errors).as("no write failed").isEmpty();
+        Map<String, Node> owners = new LinkedHashMap<>();
+        owners.put("-80", topology.shard("s0").primary());
+        owners.put("80-c0", s2);
+        owners.put("c0-", s3);
+        assertOwned(owners, client.model);
+    }
+}

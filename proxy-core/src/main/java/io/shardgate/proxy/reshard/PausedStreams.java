@@ -1,0 +1,124 @@
+package io.shardgate.proxy.reshard;
+
+import io.shardgate.replication.copy.CopyStreams;
+import io.shardgate.replication.copy.CopyTarget;
+import io.shardgate.replication.copy.TableCopy;
+import io.shardgate.replication.diff.DiffPoints;
+import io.shardgate.replication.diff.MatchedSnapshots;
+import io.shardgate.replication.diff.SnapshotGtid;
+import io.shardgate.replication.gtid.MariaDbGtidPosition;
+import io.shardgate.replication.stream.ServerEndpoint;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The job's streams, and the matched snapshots its diff reads: to open a set, the streams stop, the source opens a
+ * consistent snapshot at GTID position G, every target is brought to exactly G and opens its own, and the streams go on
+ * from G. The targets then hold what the source held at G, while the source goes on taking writes.
+ */
+final class PausedStreams implements DiffPoints, AutoCloseable {
+    private final TableCopy copy;
+    private final ServerEndpoint source;
+    private final List<CopyTarget> targets;
+    private CopyStreams streams;
+    /** Where the running streams started: a target that applied nothing since stands there. */
+    private MariaDbGtidPosition startedAt;
+
+    PausedStreams(TableCopy copy, ServerEndpoint source, List<CopyTarget> targets, MariaDbGtidPosition from) {
+        this.copy = requireNonNull(copy, "copy is null");
+        this.source = requireNonNull(source, "source is null");
+        this.targets = List.copyOf(targets);
+        start(from);
+    }
+
+    private void start(MariaDbGtidPosition from) {
+        streams = copy.startStreaming(from);
+        startedAt = from;
+    }
+
+    /** Each target's applied source position, once its streams stopped. */
+    private Map<String, MariaDbGtidPosition> applied() {
+        Map<String, MariaDbGtidPosition> applied = new HashMap<>();
+        streams.applied().forEach((target, position) -> applied.put(target,
+                startedAt != null && !position.hasReached(startedAt) ? startedAt : position.isEmpty() ? null : position));
+        return applied;
+    }
+
+    synchronized CopyStreams streams() {
+        return streams;
+    }
+
+    @Override
+    public synchronized MatchedSnapshots open() throws SQLException {
+        List<Connection> opened = new ArrayList<>();
+        try {
+            streams.stop();
+            Map<String, MariaDbGtidPosition> applied = applied();
+            Connection sourceConnection = source.connect();
+            opened.add(sourceConnection);
+            MariaDbGtidPosition position = SnapshotGtid.begin(sourceConnection);
+            copy.catchUpTo(applied, position);
+            List<Connection> targetConnections = new ArrayList<>();
+            for (CopyTarget target : targets) {
+                Connection connection = target.endpoint().connect();
+                opened.add(connection);
+                SnapshotGtid.beginSnapshot(connection);
+                targetConnections.add(connection);
+            }
+            start(position);
+            return new Matched(sourceConnection, List.copyOf(targetConnections), position);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            closeAll(opened);
+            throw new SQLException("interrupted while pausing the streams for the diff", e);
+        } catch (SQLException | RuntimeException e) {
+            closeAll(opened);
+            if (streams.failure() == null) {
+                start(startedAt); // each target from where it stood; what it applied is skipped by its watermark
+            }
+            throw e;
+        }
+    }
+
+    private static void closeAll(List<Connection> connections) {
+        for (Connection connection : connections) {
+            try {
+                connection.close();
+            } catch (SQLException ignored) {
+                // closing after a failure: the failure is what the caller hears of
+            }
+        }
+    }
+
+    /** Stops the streams (the cutover, once the targets reached the source's last position). */
+    synchronized void pause() throws InterruptedException {
+        streams.stop();
+    }
+
+    /** Starts the streams again after {@link #pause}, from where they started (what a target applied since is skipped). */
+    synchronized void resume() throws InterruptedException {
+        streams.stop();
+        start(startedAt);
+    }
+
+    @Override
+    public synchronized void close() {
+        streams.close();
+    }
+
+    private record Matched(Connection source, List<Connection> targets, MariaDbGtidPosition position) implements MatchedSnapshots {
+        @Override
+        public void close() throws SQLException {
+            List<Connection> all = new ArrayList<>(targets);
+            all.add(source);
+            closeAll(all);
+        }
+    }
+}

@@ -1,0 +1,172 @@
+package io.shardgate.replication.copy;
+
+import io.shardgate.replication.gtid.MariaDbGtidPosition;
+import io.shardgate.replication.stream.ChangeStream;
+import io.shardgate.replication.stream.ServerEndpoint;
+import io.shardgate.replication.stream.TableFilter;
+import io.shardgate.replication.stream.apply.JdbcApplyTarget;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * One change stream per target from the source, each filtered to the rows its target holds
+ * ({@link CatchUpScope}). {@link #catchUp} runs them from one position to another and returns;
+ * {@link #start} keeps them running after the copy, as a handle the caller stops, asks for each
+ * target's applied position and lag, and waits on for a source GTID ({@link #awaitPosition}, what
+ * the cutover does with the GTID it records).
+ */
+public final class CopyStreams implements AutoCloseable {
+    private final Map<String, ChangeStream> streams;
+    private final List<Thread> threads;
+    private final AtomicReference<Throwable> failure;
+
+    private CopyStreams(Map<String, ChangeStream> streams, List<Thread> threads, AtomicReference<Throwable> failure) {
+        this.streams = streams;
+        this.threads = threads;
+        this.failure = failure;
+    }
+
+    static ChangeStream stream(ServerEndpoint source, CopyTarget target, Map<String, TableShape> shapes,
+                               CatchUpScope scope, MariaDbGtidPosition from, MariaDbGtidPosition until, int workers,
+                               Consumer<String> notices) {
+        Set<String> schemas = new TreeSet<>();
+        shapes.values().forEach(shape -> schemas.add(shape.table().schema()));
+        ChangeStream.Builder builder = ChangeStream.builder()
+                .source(source)
+                .target(new ScopedApplyTarget(new JdbcApplyTarget(target.endpoint()), scope))
+                .tables(new TableFilter(schemas, Set.of(), shapes.keySet(), Set.of()))
+                .rowFilter(scope.filter())
+                .workers(workers)
+                .notices(message -> notices.accept(target.name() + ": " + message));
+        if (from != null) {
+            builder.fromGtid(from);
+        }
+        if (until != null) {
+            builder.untilGtid(until);
+        }
+        return builder.build();
+    }
+
+    /** Applies {@code from..until} to every target in parallel, each in its {@code scopes} entry; returns when all did. */
+    static void catchUp(ServerEndpoint source, List<CopyTarget> targets, Map<String, TableShape> shapes,
+                        Map<String, CatchUpScope> scopes, MariaDbGtidPosition from, MariaDbGtidPosition until,
+                        int workers, Consumer<String> notices) throws InterruptedException {
+        Map<String, ChangeStream> streams = new LinkedHashMap<>();
+        for (CopyTarget target : targets) {
+            streams.put(target.name(), stream(source, target, shapes, scopes.get(target.name()), from, until, workers,
+                    notices));
+        }
+        try (CopyStreams running = launch(streams)) {
+            running.join();
+            Throwable failed = running.failure.get();
+            if (failed != null) {
+                throw new CopyException("catching up from " + from + " to " + until + " failed: " + failed.getMessage(),
+                        failed);
+            }
+        }
+    }
+
+    /** Starts one endless stream per target from {@code from}; every table is copied (scopes without bounds). */
+    public static CopyStreams start(ServerEndpoint source, List<CopyTarget> targets, Map<String, TableShape> shapes,
+                                    Map<String, CatchUpScope> scopes, MariaDbGtidPosition from, int workers,
+                                    Consumer<String> notices) {
+        Map<String, ChangeStream> streams = new LinkedHashMap<>();
+        for (CopyTarget target : targets) {
+            streams.put(target.name(), stream(source, target, shapes, scopes.get(target.name()), from, null, workers,
+                    notices));
+        }
+        return launch(streams);
+    }
+
+    private static CopyStreams launch(Map<String, ChangeStream> streams) {
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<Thread> threads = new ArrayList<>();
+        for (Map.Entry<String, ChangeStream> entry : streams.entrySet()) {
+            Thread thread = new Thread(() -> {
+                try {
+                    entry.getValue().run();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (RuntimeException e) {
+                    failure.compareAndSet(null, new CopyException("target " + entry.getKey() + ": " + e.getMessage(), e));
+                    streams.values().forEach(ChangeStream::stop);
+                }
+            }, "copy-stream-" + entry.getKey());
+            thread.setDaemon(true);
+            thread.start();
+            threads.add(thread);
+        }
+        return new CopyStreams(Map.copyOf(streams), List.copyOf(threads), failure);
+    }
+
+    private void join() throws InterruptedException {
+        for (Thread thread : threads) {
+            thread.join();
+        }
+    }
+
+    /** Each target's applied position: every source transaction up to it is applied there or not for it. */
+    public Map<String, MariaDbGtidPosition> applied() {
+        Map<String, MariaDbGtidPosition> applied = new LinkedHashMap<>();
+        streams.forEach((name, stream) -> applied.put(name, stream.progress().applied()));
+        return applied;
+    }
+
+    /** The largest apply lag of the targets' streams, in seconds. */
+    public double lagSeconds() {
+        double lag = 0;
+        for (ChangeStream stream : streams.values()) {
+            lag = Math.max(lag, stream.progress().lagSeconds());
+        }
+        return lag;
+    }
+
+    /** Why a stream stopped on its own; null while all run. */
+    public Throwable failure() {
+        return failure.get();
+    }
+
+    /**
+     * Waits until every target applied {@code position} (a source GTID the cutover recorded); false
+     * when {@code timeout} passed first. Throws when a stream failed.
+     */
+    public boolean awaitPosition(MariaDbGtidPosition position, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            if (failure.get() != null) {
+                throw new CopyException("a stream failed before reaching " + position + ": " + failure.get().getMessage(),
+                        failure.get());
+            }
+            if (applied().values().stream().allMatch(applied -> applied.hasReached(position))) {
+                return true;
+            }
+            if (System.nanoTime() >= deadline) {
+                return false;
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /** Stops every stream at a transaction boundary and waits for them. */
+    public void stop() throws InterruptedException {
+        streams.values().forEach(ChangeStream::stop);
+        join();
+    }
+
+    @Override
+    public void close() {
+        try {
+            stop();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
