@@ -384,6 +384,40 @@ class ClusterTopologyIT {
         assertNoErrors(load.get());
     }
 
+    @Test
+    @Order(7)
+    void aJobCreatedThroughOneProxyIsSeenAndCancelledThroughTheOthers() {
+        AdminApi.Response overlapping = admins.get(1).send("POST", "/api/v1/jobs", """
+                {"kind": "reshard", "spec": {"source": "s1", "targets": [
+                  {"name": "s1a", "primary": "127.0.0.1:1", "key_range": "80-d0"},
+                  {"name": "s1b", "primary": "127.0.0.1:2", "key_range": "c0-"}]}}""", -1);
+        assertThat(overlapping.status()).isEqualTo(400);
+        assertThat(overlapping.json().get("error").asText()).isEqualTo("spec.targets[1].key_range: c0- overlaps targets[0].key_range 80-d0");
+
+        AdminApi.Response created = admins.get(0).send("POST", "/api/v1/jobs", """
+                {"kind": "reshard", "spec": {"source": "s1", "targets": [
+                  {"name": "s1a", "primary": "127.0.0.1:1", "key_range": "80-c0"},
+                  {"name": "s1b", "primary": "127.0.0.1:2", "engine": "rocksdb", "key_range": "c0-"}]}}""", -1);
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        String id = created.json().get("id").asText();
+        assertThat(id).startsWith("reshard-s1-");
+        AdminApi.Response shown = admins.get(2).get("/api/v1/jobs/" + id);
+        assertThat(shown.status()).isEqualTo(200);
+        assertThat(shown.json().get("phase").asText()).isEqualTo("created");
+        assertThat(shown.json().get("created_by").asText()).isEqualTo("it");
+        assertThat(admins.get(1).get("/api/v1/jobs").json().get("jobs")).extracting(job -> job.get("id").asText()).contains(id);
+        Await.until("proxy 1's /metrics has the job's phase", Duration.ofSeconds(10), () -> admins.get(1).get("/metrics").body()
+                .contains("shardgate_job_phase{job=\"" + id + "\",phase=\"created\"} 1.0"));
+
+        AdminApi.Response cutover = admins.get(1).send("POST", "/api/v1/jobs/" + id + "/cutover", "", -1);
+        assertThat(cutover.status()).isEqualTo(409);
+        assertThat(cutover.json().get("error").asText()).isEqualTo("job " + id + " is in phase created: cutover is valid in ready");
+        // No proxy runs reshard jobs yet (no executor): a cancel ends the job at once.
+        AdminApi.Response cancelled = admins.get(1).send("POST", "/api/v1/jobs/" + id + "/cancel", "", -1);
+        assertThat(cancelled.status()).as(cancelled.body()).isEqualTo(200);
+        assertThat(admins.get(0).get("/api/v1/jobs/" + id).json().get("phase").asText()).isEqualTo("cancelled");
+    }
+
     /** The median of 2,000 point selects through one proxy, in microseconds. */
     private double pointSelectMedianMicros(int proxy) throws SQLException {
         long[] micros = new long[2000];

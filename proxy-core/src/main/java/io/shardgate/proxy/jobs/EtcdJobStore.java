@@ -6,7 +6,6 @@ import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.Watch;
 import io.etcd.jetcd.kv.GetResponse;
 import io.etcd.jetcd.kv.TxnResponse;
-import io.etcd.jetcd.lease.LeaseKeepAliveResponse;
 import io.etcd.jetcd.op.Cmp;
 import io.etcd.jetcd.op.CmpTarget;
 import io.etcd.jetcd.op.Op;
@@ -14,20 +13,20 @@ import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.PutOption;
 import io.etcd.jetcd.options.WatchOption;
-import io.etcd.jetcd.support.CloseableClient;
 import io.etcd.jetcd.watch.WatchEvent;
-import io.grpc.stub.StreamObserver;
 import io.shardgate.proxy.topology.EtcdStoreSettings;
 import io.shardgate.proxy.topology.TopologyStoreUnavailableException;
 import io.shardgate.proxy.topology.UnaryDeadline;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -54,6 +53,7 @@ import static java.util.Objects.requireNonNull;
 public final class EtcdJobStore implements JobStore {
     private static final System.Logger LOG = System.getLogger(EtcdJobStore.class.getName());
     private static final String RUNNER = "/runner";
+    private static final Duration FIRST_ANSWER_ALLOWANCE = Duration.ofSeconds(5);
 
     private final EtcdStoreSettings settings;
     private final String prefix;
@@ -65,8 +65,10 @@ public final class EtcdJobStore implements JobStore {
         return thread;
     });
     private final List<Watch.Watcher> watchers = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private final List<EtcdLease> leases = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<EtcdRunnerLease> leases = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean available = true;
+    /** Until etcd has answered once, calls may take longer: the first also starts the client (as the topology store's). */
+    private volatile boolean answeredOnce;
     private volatile boolean closed;
 
     public EtcdJobStore(EtcdStoreSettings settings) {
@@ -76,8 +78,12 @@ public final class EtcdJobStore implements JobStore {
                 .endpoints(settings.endpoints().toArray(String[]::new))
                 .connectTimeout(settings.dialTimeout())
                 .retryMaxAttempts(0)
-                .interceptor(new UnaryDeadline(settings::dialTimeout))
+                .interceptor(new UnaryDeadline(this::deadline))
                 .build();
+    }
+
+    private Duration deadline() {
+        return answeredOnce ? settings.dialTimeout() : settings.dialTimeout().plus(FIRST_ANSWER_ALLOWANCE);
     }
 
     @Override
@@ -121,10 +127,10 @@ public final class EtcdJobStore implements JobStore {
         if (runner.isEmpty()) {
             return write(job, unchanged, "write job " + job.id());
         }
-        EtcdLease lease = (EtcdLease) runner.get();
+        EtcdRunnerLease lease = (EtcdRunnerLease) runner.get();
         ByteSequence runnerKey = runnerKey(job.id());
         TxnResponse response = await("write job " + job.id() + " as its runner", () -> client.getKVClient().txn()
-                .If(unchanged, new Cmp(runnerKey, Cmp.Op.EQUAL, CmpTarget.createRevision(lease.createRevision)))
+                .If(unchanged, new Cmp(runnerKey, Cmp.Op.EQUAL, CmpTarget.createRevision(lease.createRevision())))
                 .Then(Op.put(jobKey(job.id()), bytes(json.write(job)), PutOption.DEFAULT))
                 .Else(Op.get(jobKey(job.id()), GetOption.DEFAULT), Op.get(runnerKey, GetOption.DEFAULT))
                 .commit());
@@ -133,8 +139,8 @@ public final class EtcdJobStore implements JobStore {
         }
         List<GetResponse> gets = response.getGetResponses();
         GetResponse runnerNow = gets.get(1);
-        if (runnerNow.getKvs().isEmpty() || runnerNow.getKvs().get(0).getCreateRevision() != lease.createRevision) {
-            lease.lost = true;
+        if (runnerNow.getKvs().isEmpty() || runnerNow.getKvs().get(0).getCreateRevision() != lease.createRevision()) {
+            lease.markLost();
         }
         return conflict(gets.get(0));
     }
@@ -169,7 +175,7 @@ public final class EtcdJobStore implements JobStore {
                         for (WatchEvent event : response.getEvents()) {
                             String rest = text(event.getKeyValue().getKey()).substring(prefix.length());
                             String id = rest.endsWith(RUNNER) ? rest.substring(0, rest.length() - RUNNER.length()) : rest;
-                            events.execute(() -> changed.accept(id));
+                            deliver(() -> changed.accept(id));
                         }
                     }, error -> reopen(changed), () -> reopen(changed))));
         } catch (RuntimeException e) {
@@ -179,12 +185,27 @@ public final class EtcdJobStore implements JobStore {
 
     private void reopen(Consumer<String> changed) {
         if (!closed) {
-            events.schedule(() -> openWatch(changed), 1, TimeUnit.SECONDS);
+            try {
+                events.schedule(() -> openWatch(changed), 1, TimeUnit.SECONDS);
+            } catch (RejectedExecutionException e) {
+                // Closing.
+            }
+        }
+    }
+
+    private void deliver(Runnable event) {
+        try {
+            events.execute(event);
+        } catch (RejectedExecutionException e) {
+            // Closing: nobody listens any more.
         }
     }
 
     @Override
     public Optional<RunnerLease> tryTakeRunner(String jobId, String proxyId) {
+        if (runner(jobId).isPresent()) {
+            return Optional.empty(); // one read, not a lease granted and revoked, while another proxy runs the job
+        }
         ByteSequence key = runnerKey(jobId);
         long ttl = (settings.leaseTtl().toMillis() + 999) / 1000;
         long leaseId = await("grant a lease of " + ttl + " s", () -> client.getLeaseClient().grant(ttl)).getID();
@@ -202,9 +223,9 @@ public final class EtcdJobStore implements JobStore {
             revokeQuietly(leaseId);
             return Optional.empty();
         }
-        EtcdLease lease = new EtcdLease(jobId, proxyId, leaseId, response.getHeader().getRevision());
+        EtcdRunnerLease lease = new EtcdRunnerLease(jobId, proxyId, leaseId, response.getHeader().getRevision(), this::release);
         leases.add(lease);
-        lease.keepAlive = client.getLeaseClient().keepAlive(leaseId, lease);
+        lease.keepAlive(client.getLeaseClient().keepAlive(leaseId, lease));
         return Optional.of(lease);
     }
 
@@ -230,7 +251,7 @@ public final class EtcdJobStore implements JobStore {
      */
     void abandonForTest() {
         closed = true;
-        leases.forEach(lease -> lease.stopKeepAlive());
+        leases.forEach(EtcdRunnerLease::stopKeepAlive);
         shutDown();
     }
 
@@ -240,7 +261,7 @@ public final class EtcdJobStore implements JobStore {
         if (closed) {
             return;
         }
-        leases.forEach(EtcdLease::close);
+        leases.forEach(EtcdRunnerLease::close);
         closed = true;
         shutDown();
     }
@@ -249,6 +270,24 @@ public final class EtcdJobStore implements JobStore {
         watchers.forEach(Watch.Watcher::close);
         events.shutdownNow();
         client.close();
+    }
+
+    /** Deletes the runner key if it is still {@code lease}'s, and revokes the lease (best effort). */
+    private void release(EtcdRunnerLease lease) {
+        leases.remove(lease);
+        if (closed) {
+            return;
+        }
+        ByteSequence key = runnerKey(lease.jobId());
+        try {
+            await("release the runner of job " + lease.jobId(), () -> client.getKVClient().txn()
+                    .If(new Cmp(key, Cmp.Op.EQUAL, CmpTarget.createRevision(lease.createRevision())))
+                    .Then(Op.delete(key, DeleteOption.DEFAULT))
+                    .commit());
+        } catch (TopologyStoreUnavailableException e) {
+            LOG.log(System.Logger.Level.DEBUG, "releasing the runner of job " + lease.jobId() + ": " + e.getMessage());
+        }
+        revokeQuietly(lease.leaseId());
     }
 
     private void revokeQuietly(long leaseId) {
@@ -268,7 +307,9 @@ public final class EtcdJobStore implements JobStore {
             throw new TopologyStoreUnavailableException(describe() + ": cannot " + what + ": " + e.getMessage(), e);
         }
         try {
-            T result = future.get(settings.dialTimeout().toMillis() + 5_000, TimeUnit.MILLISECONDS);
+            // A little past the gRPC deadline, so the call's own DEADLINE_EXCEEDED is what the caller sees.
+            T result = future.get(deadline().toMillis() + 500, TimeUnit.MILLISECONDS);
+            answeredOnce = true;
             available = true;
             return result;
         } catch (TimeoutException e) {
@@ -300,86 +341,5 @@ public final class EtcdJobStore implements JobStore {
 
     private static String text(ByteSequence bytes) {
         return bytes.toString(StandardCharsets.UTF_8);
-    }
-
-    /** One holding of a job's runner key: lost when its lease is, or when a write finds the key gone or re-created. */
-    private final class EtcdLease implements RunnerLease, StreamObserver<LeaseKeepAliveResponse> {
-        private final String jobId;
-        private final String holder;
-        private final long leaseId;
-        private final long createRevision;
-        private volatile CloseableClient keepAlive;
-        private volatile boolean lost;
-        private volatile boolean released;
-
-        EtcdLease(String jobId, String holder, long leaseId, long createRevision) {
-            this.jobId = jobId;
-            this.holder = holder;
-            this.leaseId = leaseId;
-            this.createRevision = createRevision;
-        }
-
-        @Override
-        public String jobId() {
-            return jobId;
-        }
-
-        @Override
-        public String holder() {
-            return holder;
-        }
-
-        @Override
-        public boolean lost() {
-            return lost || released;
-        }
-
-        @Override
-        public void onNext(LeaseKeepAliveResponse response) {
-            if (response.getTTL() <= 0) {
-                lost = true;
-            }
-        }
-
-        @Override
-        public void onError(Throwable error) {
-            lost = true;
-        }
-
-        @Override
-        public void onCompleted() {
-            lost = true;
-        }
-
-        void stopKeepAlive() {
-            CloseableClient running = keepAlive;
-            if (running != null) {
-                running.close();
-            }
-        }
-
-        /** Deletes the runner key if it is still ours, and revokes the lease. */
-        @Override
-        public synchronized void close() {
-            if (released) {
-                return;
-            }
-            released = true;
-            leases.remove(this);
-            stopKeepAlive();
-            if (closed) {
-                return;
-            }
-            ByteSequence key = runnerKey(jobId);
-            try {
-                await("release the runner of job " + jobId, () -> client.getKVClient().txn()
-                        .If(new Cmp(key, Cmp.Op.EQUAL, CmpTarget.createRevision(createRevision)))
-                        .Then(Op.delete(key, DeleteOption.DEFAULT))
-                        .commit());
-            } catch (TopologyStoreUnavailableException e) {
-                LOG.log(System.Logger.Level.DEBUG, "releasing the runner of job " + jobId + ": " + e.getMessage());
-            }
-            revokeQuietly(leaseId);
-        }
     }
 }

@@ -30,6 +30,7 @@ import static java.util.Objects.requireNonNull;
  */
 public final class JobRunner implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(JobRunner.class.getName());
+    static final Duration EVENT_SCAN_GAP = Duration.ofMillis(100);
 
     private final JobStore store;
     private final JobExecutors executors;
@@ -79,15 +80,21 @@ public final class JobRunner implements AutoCloseable {
         return proxyId;
     }
 
+    /**
+     * A job or its runner changed. One this proxy runs is read again (an operator's request may have arrived); any
+     * other may have lost its runner or be new: a scan follows, at most one per {@link #EVENT_SCAN_GAP}, so the progress
+     * writes of jobs other proxies run do not make this one list the jobs after each.
+     */
     private void changed(String id) {
         RunningJob job = running.get(id);
         if (job != null) {
             job.refresh();
             seen.put(id, job.job());
+            return;
         }
         if (!stopping && scanQueued.compareAndSet(false, true)) {
             try {
-                scanner.execute(this::scan);
+                scanner.schedule(this::scan, EVENT_SCAN_GAP.toMillis(), TimeUnit.MILLISECONDS);
             } catch (java.util.concurrent.RejectedExecutionException e) {
                 // Closing.
             }

@@ -19,8 +19,8 @@ import static java.util.Objects.requireNonNull;
  * leases up, then the store closes).
  */
 public final class JobService implements AutoCloseable {
-    /** How often the runner lists the jobs besides following the store's watch. */
-    static final Duration SCAN_INTERVAL = Duration.ofSeconds(1);
+    /** How often the runner lists the jobs besides following the store's watch (which sees new jobs and lost runners). */
+    static final Duration SCAN_INTERVAL = Duration.ofSeconds(2);
 
     private final JobStore store;
     private final JobRunner runner;

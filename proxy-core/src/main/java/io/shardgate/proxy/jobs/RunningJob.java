@@ -88,8 +88,7 @@ final class RunningJob implements JobContext {
                 continue;
             }
             if (write instanceof JobWrite.Written written) {
-                StoredJob stored = new StoredJob(next, written.version());
-                latest = stored;
+                newer(new StoredJob(next, written.version()));
                 return next;
             }
             JobWrite.Conflict conflict = (JobWrite.Conflict) write;
