@@ -154,14 +154,18 @@ public final class SchemaTracker implements ColumnCatalog, AutoCloseable {
     }
 
     /**
-     * A cutover gave keys to other shards ({@code next} has the same schemas, over other shards or ranges): the shards
-     * that now own keys are read from now on, at once.
+     * A cutover gave keys or tables to other shards ({@code next}): the shards that hold them are read from now on,
+     * starting at once on the tracker's thread (not the caller's: a cutover's writes wait while it applies).
      */
     public void switchTo(ShardingSchema next) {
         synchronized (this) {
             rules = requireNonNull(next, "next is null");
         }
-        reloadAll();
+        try {
+            loop.execute(this::reloadAll);
+        } catch (RejectedExecutionException e) {
+            LOG.log(System.Logger.Level.DEBUG, "schema tracker closed: " + e.getMessage());
+        }
     }
 
     /** Whether {@code shard} was read at least once. */

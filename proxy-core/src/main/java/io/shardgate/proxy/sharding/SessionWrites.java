@@ -45,15 +45,12 @@ final class SessionWrites {
     }
 
     /**
-     * Runs {@code run} when the statement is no write, or its writes may go now ({@link WriteHolds}); else, once the
-     * hold on its shards is lifted, {@code again} on the client's event loop (planned against the shard map then).
+     * Runs {@code run}, a write, when its writes may go now ({@link WriteHolds}); else, once the hold on its shards is
+     * lifted, {@code again} on the client's event loop (planned against the shard map then).
      */
     CompletableFuture<StatementOutcome> admitted(Plan plan, ShardingSchema map, StatementRequest request,
                                                          Supplier<CompletableFuture<StatementOutcome>> again,
                                                          Supplier<CompletableFuture<StatementOutcome>> run) {
-        if (!request.write() && !request.ddl()) {
-            return run.get();
-        }
         SessionWrites.Admission admission;
         try {
             admission = admit(PlanShards.of(plan.root(), request.parameters(), map),

@@ -105,10 +105,21 @@ public final class ShardedSession {
         } catch (RuntimeException e) {
             return refused(e, request);
         }
-        return writes.admitted(plan, map, request, () -> execute(request, out, metrics), () -> {
-            CompletableFuture<StatementOutcome> direct = direct(plan, request, out, metrics);
-            return direct != null ? direct : submit(() -> run(plan, request, out));
-        });
+        return start(plan, map, request, out, metrics);
+    }
+
+    /** Runs the planned statement; a write first passes the cutover's holds ({@link SessionWrites}). */
+    private CompletableFuture<StatementOutcome> start(Plan plan, ShardingSchema map, StatementRequest request, ClientChannel out,
+                                                      ProxyMetrics metrics) {
+        if (!request.write() && !request.ddl()) {
+            return launch(plan, request, out, metrics);
+        }
+        return writes.admitted(plan, map, request, () -> execute(request, out, metrics), () -> launch(plan, request, out, metrics));
+    }
+
+    private CompletableFuture<StatementOutcome> launch(Plan plan, StatementRequest request, ClientChannel out, ProxyMetrics metrics) {
+        CompletableFuture<StatementOutcome> direct = direct(plan, request, out, metrics);
+        return direct != null ? direct : submit(() -> run(plan, request, out));
     }
 
     /** COM_STMT_EXECUTE with CURSOR_TYPE_READ_ONLY of a read: its result stays open for COM_STMT_FETCH ({@link PlanCursor}). */
@@ -144,10 +155,7 @@ public final class ShardedSession {
         if (!(plan.root() instanceof Route)) {
             return null;
         }
-        return writes.admitted(plan, map, request, () -> execute(request, out, metrics), () -> {
-            CompletableFuture<StatementOutcome> direct = direct(plan, request, out, metrics);
-            return direct != null ? direct : submit(() -> run(plan, request, out));
-        });
+        return start(plan, map, request, out, metrics);
     }
 
     /**

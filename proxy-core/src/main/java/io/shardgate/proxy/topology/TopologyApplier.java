@@ -90,9 +90,16 @@ public final class TopologyApplier {
         this.primaryChanged = requireNonNull(listener, "listener is null");
     }
 
-    /** Who acts on key moves and write holds. */
-    public void onCutover(CutoverListener listener) {
+    /**
+     * Who acts on key moves and write holds. The holds of the version served now apply at once: a proxy that starts
+     * during a cutover holds the moving shard's writes like the others.
+     */
+    public synchronized void onCutover(CutoverListener listener) {
         this.cutover = requireNonNull(listener, "listener is null");
+        TopologyDocument document = live.applied().document();
+        if (!document.holds().isEmpty()) {
+            listener.holds(document.holds(), live.version());
+        }
     }
 
     /** Validates {@code json} as a successor of the version this proxy serves; throws ConfigException naming the problem. */

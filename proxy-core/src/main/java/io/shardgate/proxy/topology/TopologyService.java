@@ -25,6 +25,8 @@ public final class TopologyService implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(TopologyService.class.getName());
     private static final Duration CHECK_INTERVAL = Duration.ofMillis(200);
 
+    /** The cutovers whose holds this proxy drained, also before it first registers. */
+    private volatile java.util.List<String> drained = java.util.List.of();
     private final TopologyStore store;
     private final Optional<LocalCopy> localCopy;
     private final StoredTopology initial;
@@ -75,7 +77,7 @@ public final class TopologyService implements AutoCloseable {
 
     /** Starts following the store: {@code applier} gets each new version; {@code me} is this proxy's registration. */
     public void start(LiveTopology live, TopologyApplier applier, ProxyRegistration me) {
-        registration.set(me.withVersion(live.version()));
+        registration.set(me.withVersion(live.version()).withHoldsDrained(drained));
         if (initial.version() > 0) {
             localCopy.ifPresent(copy -> copy.write(initial));
         }
@@ -112,6 +114,7 @@ public final class TopologyService implements AutoCloseable {
 
     /** The cutovers whose write holds this proxy has drained: its registration says so (in the background). */
     public void holdsDrained(java.util.List<String> jobs) {
+        drained = java.util.List.copyOf(jobs);
         ProxyRegistration current = registration.updateAndGet(me -> me == null ? null : me.withHoldsDrained(jobs));
         if (current != null) {
             background.execute(this::register);

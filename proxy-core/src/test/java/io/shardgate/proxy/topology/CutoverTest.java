@@ -173,4 +173,28 @@ class CutoverTest {
         assertThat(TopologyChecks.problems(loader.topology(wrongHold.toString()), loader.topology(moved.toString())))
                 .as("s1 loses keys but only s0 is held").isNotEmpty();
     }
+
+    @Test
+    void aProxyThatStartsDuringACutoverHoldsTheWritesAtOnce() {
+        ShardgateConfig config = loader.parse(CONFIG + """
+                write_holds:
+                  - { job: reshard-1, shards: [s1], max_hold_ms: 5000, since: "2026-11-26T12:00:00Z" }
+                """);
+        LiveTopology started = new LiveTopology(config.topology().version(), config.topology().document(), "file");
+        TopologyApplier applier = new TopologyApplier(started, List.of(), TopologyAdminTest.factory(config), drains,
+                Duration.ofSeconds(1), loader, version -> { });
+        List<String> told = new CopyOnWriteArrayList<>();
+        applier.onCutover(new TopologyApplier.CutoverListener() {
+            @Override
+            public void shardMap(ShardingSchema next) {
+                told.add("map");
+            }
+
+            @Override
+            public void holds(List<WriteHold> holds, long version) {
+                holds.forEach(hold -> told.add(hold.job() + hold.shards()));
+            }
+        });
+        assertThat(told).containsExactly("reshard-1[s1]");
+    }
 }
