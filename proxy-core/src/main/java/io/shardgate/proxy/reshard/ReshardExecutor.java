@@ -94,9 +94,9 @@ public final class ReshardExecutor implements JobExecutor {
         } else {
             copied = MariaDbGtidPosition.parse(context.job().checkpoint("copied").map(JsonNode::asText).orElse(""));
         }
-        boolean streamedBefore = context.job().checkpoint("streaming").isPresent();
-        try (PausedStreams streams = new PausedStreams(copy, plan.sourceEndpoint(), plan.targets(), streamedBefore ? null : copied)) {
-            context.checkpoint("streaming", JsonNodeFactory.instance.booleanNode(true));
+        // From the copy's end, also when resumed: what a target applied since is skipped (its stored positions), and a
+        // target that applied nothing yet has no position of its own to start from.
+        try (PausedStreams streams = new PausedStreams(copy, plan.sourceEndpoint(), plan.targets(), copied)) {
             if (context.job().phase() == JobPhase.STREAMING || context.job().phase() == JobPhase.DIFFING) {
                 if (!awaitCaughtUp(context, streams)) {
                     return;
