@@ -388,6 +388,12 @@ class ClusterTopologyIT {
     @Test
     @Order(7)
     void aJobCreatedThroughOneProxyIsSeenAndEndedThroughTheOthers() {
+        // Right after the outage above: each proxy's job store answers again (503 until its etcd client reconnects).
+        long back = System.nanoTime();
+        Await.until("every proxy's job store answers after the outage", Duration.ofSeconds(15),
+                () -> admins.stream().allMatch(admin -> admin.get("/api/v1/jobs").status() == 200));
+        System.out.printf("[cluster-topology] the job stores answered %d ms after the topology did%n",
+                (System.nanoTime() - back) / 1_000_000);
         AdminApi.Response overlapping = admins.get(1).send("POST", "/api/v1/jobs", """
                 {"kind": "reshard", "spec": {"source": "s1", "targets": [
                   {"name": "s1a", "primary": "127.0.0.1:1", "key_range": "80-d0"},

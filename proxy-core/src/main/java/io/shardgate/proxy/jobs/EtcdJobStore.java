@@ -58,6 +58,8 @@ public final class EtcdJobStore implements JobStore {
     private final EtcdStoreSettings settings;
     private final String prefix;
     private final Client client;
+    /** After a failed call, the next one reconnects at once rather than after gRPC's backoff (up to 2 minutes). */
+    private final io.shardgate.proxy.topology.ReconnectNow reconnect;
     private final JobJson json = new JobJson();
     private final ScheduledExecutorService events = Executors.newSingleThreadScheduledExecutor(task -> {
         Thread thread = new Thread(task, "shardgate-jobs-etcd");
@@ -80,6 +82,7 @@ public final class EtcdJobStore implements JobStore {
                 .retryMaxAttempts(0)
                 .interceptor(new UnaryDeadline(this::deadline))
                 .build();
+        this.reconnect = new io.shardgate.proxy.topology.ReconnectNow(client);
     }
 
     private Duration deadline() {
@@ -298,12 +301,17 @@ public final class EtcdJobStore implements JobStore {
         }
     }
 
+    private void unavailable() {
+        available = false;
+        reconnect.reset();
+    }
+
     private <T> T await(String what, Supplier<CompletableFuture<T>> call) {
         CompletableFuture<T> future;
         try {
             future = call.get();
         } catch (RuntimeException e) {
-            available = false;
+            unavailable();
             throw new TopologyStoreUnavailableException(describe() + ": cannot " + what + ": " + e.getMessage(), e);
         }
         try {
@@ -314,10 +322,10 @@ public final class EtcdJobStore implements JobStore {
             return result;
         } catch (TimeoutException e) {
             future.cancel(true);
-            available = false;
+            unavailable();
             throw new TopologyStoreUnavailableException(describe() + ": no answer to " + what, e);
         } catch (ExecutionException e) {
-            available = false;
+            unavailable();
             Throwable cause = e.getCause() == null ? e : e.getCause();
             throw new TopologyStoreUnavailableException(describe() + ": cannot " + what + ": " + cause.getMessage(), cause);
         } catch (InterruptedException e) {

@@ -99,9 +99,7 @@ public final class JobsApi implements AdminRoutes {
         } catch (InvalidSpecException e) {
             return error(400, "spec." + e.getMessage());
         }
-        if (!store.available()) {
-            throw new TopologyStoreUnavailableException(store.describe() + " is away");
-        }
+        // No check of store.available() first: the write itself finds out, and a store just back answers it.
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             String source = spec.path("source").asText();
             String id = kind.json() + "-" + source + "-" + ID_TIME.format(clock.instant()) + "-"

@@ -16,16 +16,16 @@ import java.lang.reflect.Method;
  * {@code ClientConnectionManager.getChannel()}, jetcd 0.8). Should jetcd's internals change, it logs once and does
  * nothing: the store then recovers at gRPC's own pace.
  */
-final class ReconnectNow {
+public final class ReconnectNow {
     private static final System.Logger LOG = System.getLogger(ReconnectNow.class.getName());
     private final Client client;
     private volatile boolean broken;
 
-    ReconnectNow(Client client) {
+    public ReconnectNow(Client client) {
         this.client = client;
     }
 
-    void reset() {
+    public void reset() {
         if (broken) {
             return;
         }
