@@ -68,6 +68,7 @@ public final class AdminCommand {
     private final PrintStream err;
     private final Duration timeout;
     private final ObjectMapper json = new ObjectMapper();
+    private final ReplyPrinter printer;
 
     /**
      * @param environment where {@code SHARDGATE_ADMIN_URL} and {@code SHARDGATE_ADMIN_TOKEN} are looked up ({@code System.getenv()})
@@ -82,6 +83,7 @@ public final class AdminCommand {
         this.userName = userName;
         this.out = requireNonNull(out, "out is null");
         this.err = requireNonNull(err, "err is null");
+        this.printer = new ReplyPrinter("shardgate admin", this.out, this.err, json);
         this.timeout = requireNonNull(timeout, "timeout is null");
     }
 
@@ -115,26 +117,26 @@ public final class AdminCommand {
             throw new UsageException("put-document needs --if-match N (the version the document was read at; get-document prints it)");
         }
         Call call = call(args);
-        return print(client(args).send(call.method(), call.path(), call.body(), ifMatch), call.format());
+        return printer.print(client(args).send(call.method(), call.path(), call.body(), ifMatch), call.format());
     }
 
     /** One command's request, and how its 2xx answer is printed. */
-    private record Call(String method, String path, String body, Formatter format) {
+    private record Call(String method, String path, String body, ReplyPrinter.Formatter format) {
     }
 
     /** The request {@code args} asks for, checked before anything is sent. */
     private Call call(AdminArguments args) throws IOException {
         List<String> operands = args.operands();
         return switch (args.command()) {
-            case "topology" -> new Call("GET", "/api/v1/topology", null, this::pretty);
-            case "history" -> new Call("GET", "/api/v1/topology/history", null, this::pretty);
+            case "topology" -> new Call("GET", "/api/v1/topology", null, printer::pretty);
+            case "history" -> new Call("GET", "/api/v1/topology/history", null, printer::pretty);
             case "proxies" -> new Call("GET", "/api/v1/topology", null, body -> ProxiesTable.render(json.readTree(body)));
             case "get-document" -> new Call("GET", "/api/v1/topology", null, this::document);
-            case "put-document" -> new Call("PUT", "/api/v1/topology", readDocument(Path.of(operands.get(0))), this::pretty);
+            case "put-document" -> new Call("PUT", "/api/v1/topology", readDocument(Path.of(operands.get(0))), printer::pretty);
             case "add-replica" -> new Call("POST", "/api/v1/shards/" + AdminApiClient.segment(name(operands.get(0))) + "/replicas",
-                    json.createObjectNode().put("address", hostPort(operands.get(1))).toString(), this::pretty);
+                    json.createObjectNode().put("address", hostPort(operands.get(1))).toString(), printer::pretty);
             case "remove-replica" -> new Call("DELETE", "/api/v1/shards/" + AdminApiClient.segment(name(operands.get(0)))
-                    + "/replicas/" + AdminApiClient.segment(hostPort(operands.get(1))), null, this::pretty);
+                    + "/replicas/" + AdminApiClient.segment(hostPort(operands.get(1))), null, printer::pretty);
             case "drain", "serve", "offline" -> {
                 String state = switch (args.command()) {
                     case "drain" -> "draining";
@@ -142,10 +144,10 @@ public final class AdminCommand {
                     default -> "offline";
                 };
                 yield new Call("PUT", "/api/v1/backends/" + AdminApiClient.segment(hostPort(operands.get(0))) + "/state",
-                        json.createObjectNode().put("state", state).toString(), this::pretty);
+                        json.createObjectNode().put("state", state).toString(), printer::pretty);
             }
-            case "routing" -> new Call("PATCH", "/api/v1/routing", routing(operands).toString(), this::pretty);
-            case "add-shard" -> new Call("POST", "/api/v1/shards", shard(args).toString(), this::pretty);
+            case "routing" -> new Call("PATCH", "/api/v1/routing", routing(operands).toString(), printer::pretty);
+            case "add-shard" -> new Call("POST", "/api/v1/shards", shard(args).toString(), printer::pretty);
             default -> throw new IllegalStateException(args.command());
         };
     }
@@ -190,31 +192,6 @@ public final class AdminCommand {
         return value.chars().allMatch(c -> c >= 0x20 && c < 0x7f);
     }
 
-    /** Prints a 2xx answer as {@code format} makes it (status 0), or the API's error on stderr (status 1). */
-    private int print(AdminApiClient.Reply reply, Formatter format) {
-        if (reply.ok()) {
-            String text;
-            try {
-                text = reply.body().isBlank() ? "" : format.apply(reply.body());
-            } catch (JsonProcessingException e) {
-                text = reply.body(); // not JSON after all: as it came
-            }
-            out.print(text.isEmpty() || text.endsWith("\n") ? text : text + "\n");
-            return 0;
-        }
-        err.println("shardgate admin: HTTP " + reply.status() + ": " + reply.error(json));
-        return 1;
-    }
-
-    /** Turns a 2xx answer's body into what is printed; a body that is not JSON after all is printed as it came. */
-    @FunctionalInterface
-    private interface Formatter {
-        String apply(String body) throws JsonProcessingException;
-    }
-
-    private String pretty(String body) throws JsonProcessingException {
-        return json.writerWithDefaultPrettyPrinter().writeValueAsString(json.readTree(body));
-    }
 
     /** {@code get-document}: the document on stdout, its version on stderr, so stdout can go straight to a file. */
     private String document(String body) throws JsonProcessingException {

@@ -1,6 +1,5 @@
 package io.shardgate.proxy.admin;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -58,6 +57,7 @@ public final class JobCommand {
     private final boolean terminal;
     private final Duration timeout;
     private final ObjectMapper json = new ObjectMapper();
+    private final ReplyPrinter printer;
 
     /** @param terminal stdout is a terminal: {@code watch} redraws in place */
     public JobCommand(Map<String, String> environment, String userName, PrintStream out, PrintStream err, boolean terminal) {
@@ -70,6 +70,7 @@ public final class JobCommand {
         this.userName = userName;
         this.out = requireNonNull(out, "out is null");
         this.err = requireNonNull(err, "err is null");
+        this.printer = new ReplyPrinter("shardgate job", this.out, this.err, json);
         this.terminal = terminal;
         this.timeout = requireNonNull(timeout, "timeout is null");
     }
@@ -100,15 +101,15 @@ public final class JobCommand {
                     }
                     default -> throw new UsageException("start needs reshard or move, not '" + operands.get(0) + "'");
                 };
-                return print(client(args).send("POST", "/api/v1/jobs", body, null), this::pretty);
+                return printer.print(client(args).send("POST", "/api/v1/jobs", body, null), printer::pretty);
             }
             case "list" -> {
                 args.expect(0, "");
-                return print(client(args).send("GET", "/api/v1/jobs", null, null), body -> JobProgressView.table(json.readTree(body)));
+                return printer.print(client(args).send("GET", "/api/v1/jobs", null, null), body -> JobProgressView.table(json.readTree(body)));
             }
             case "show" -> {
                 args.expect(1, "ID");
-                return print(client(args).send("GET", jobPath(operands.get(0)), null, null), this::pretty);
+                return printer.print(client(args).send("GET", jobPath(operands.get(0)), null, null), printer::pretty);
             }
             case "watch" -> {
                 args.expect(1, "ID", "--interval-ms");
@@ -116,7 +117,7 @@ public final class JobCommand {
             }
             case "cutover", "cancel", "reverse" -> {
                 args.expect(1, "ID");
-                return print(client(args).send("POST", jobPath(operands.get(0)) + "/" + args.command(), "", null), this::pretty);
+                return printer.print(client(args).send("POST", jobPath(operands.get(0)) + "/" + args.command(), "", null), printer::pretty);
             }
             default -> throw new UsageException("unknown command '" + args.command() + "'");
         }
@@ -245,27 +246,4 @@ public final class JobCommand {
         return json.createObjectNode().put("kind", "move").<ObjectNode>set("spec", spec).toString();
     }
 
-    private int print(AdminApiClient.Reply reply, Formatter format) {
-        if (reply.ok()) {
-            String text;
-            try {
-                text = reply.body().isBlank() ? "" : format.apply(reply.body());
-            } catch (JsonProcessingException e) {
-                text = reply.body();
-            }
-            out.print(text.isEmpty() || text.endsWith("\n") ? text : text + "\n");
-            return 0;
-        }
-        err.println("shardgate job: HTTP " + reply.status() + ": " + reply.error(json));
-        return 1;
-    }
-
-    @FunctionalInterface
-    private interface Formatter {
-        String apply(String body) throws JsonProcessingException;
-    }
-
-    private String pretty(String body) throws JsonProcessingException {
-        return json.writerWithDefaultPrettyPrinter().writeValueAsString(json.readTree(body));
-    }
 }
