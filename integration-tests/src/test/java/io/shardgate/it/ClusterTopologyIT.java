@@ -91,17 +91,7 @@ class ClusterTopologyIT {
 
     @AfterAll
     void stop() {
-        for (JarProxy proxy : proxies) {
-            if (proxy != null) {
-                proxy.close();
-            }
-        }
-        if (topology != null) {
-            topology.close();
-        }
-        if (etcd != null) {
-            etcd.close();
-        }
+        JarProxy.stop(proxies, topology, etcd);
     }
 
     private Cli.Result sysbench(String test, String command, List<Integer> through, List<String> extra) throws Exception {

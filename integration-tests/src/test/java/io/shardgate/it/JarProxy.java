@@ -232,6 +232,25 @@ final class JarProxy implements AutoCloseable {
         }
     }
 
+    /** Stops every proxy of a deployment on etcd, then its servers, then etcd; any may be null when its start failed. */
+    static void stop(java.util.List<JarProxy> proxies, io.shardgate.replication.topology.Topology topology,
+                     io.shardgate.replication.topology.EtcdCluster etcd) {
+        try {
+            for (JarProxy proxy : proxies) {
+                if (proxy != null) {
+                    proxy.close();
+                }
+            }
+            if (topology != null) {
+                topology.close();
+            }
+        } finally {
+            if (etcd != null) {
+                etcd.close();
+            }
+        }
+    }
+
     /** SIGKILL: the proxy dies without a word to anyone (its leases expire on their own). */
     void kill() throws InterruptedException {
         process.destroyForcibly().waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);

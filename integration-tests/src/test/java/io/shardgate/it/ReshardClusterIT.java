@@ -75,17 +75,7 @@ class ReshardClusterIT {
 
     @AfterAll
     void stop() {
-        for (JarProxy proxy : proxies) {
-            if (proxy != null) {
-                proxy.close();
-            }
-        }
-        if (topology != null) {
-            topology.close();
-        }
-        if (etcd != null) {
-            etcd.close();
-        }
+        JarProxy.stop(proxies, topology, etcd);
     }
 
     private Connection connect(int proxy) throws SQLException {
