@@ -208,7 +208,10 @@ public final class BinlogReader {
         });
         long checkEvery = Math.max(100, timing.silence().toMillis() / 4);
         watchdog.scheduleAtFixedRate(() -> {
-            if (connection.isConnected() && silence.longerThan(timing.silence())) {
+            if (isStopped()) {
+                // A stop() that came between the check above and connect() found nothing connected to close.
+                disconnect(connection);
+            } else if (connection.isConnected() && silence.longerThan(timing.silence())) {
                 failure.compareAndSet(null, new IOException("no binlog event or heartbeat for "
                         + timing.silence().toMillis() + " ms"));
                 disconnect(connection);
