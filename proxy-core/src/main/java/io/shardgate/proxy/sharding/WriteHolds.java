@@ -51,10 +51,6 @@ public final class WriteHolds {
         this.clock = requireNonNull(clock, "clock is null");
     }
 
-    public static WriteHolds none() {
-        return new WriteHolds(0, System::currentTimeMillis);
-    }
-
     /** Whether no shard is held: the cheap check of the query path. */
     public boolean idle() {
         return held.isEmpty();
