@@ -23,6 +23,8 @@ final class ModelClient implements AutoCloseable {
     final ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
     final AtomicLong writes = new AtomicLong();
     private final AtomicBoolean stop = new AtomicBoolean();
+    private final AtomicBoolean paused = new AtomicBoolean();
+    private final AtomicBoolean parked = new AtomicBoolean();
     private final Thread thread;
 
     /** {@code rows}: ids 1..rows exist with n = 0; {@code firstNew}: where new ids start (one client per range). */
@@ -43,6 +45,12 @@ final class ModelClient implements AutoCloseable {
         try (Connection connection = connector.connect(); Statement statement = connection.createStatement()) {
             long next = firstNew;
             while (!stop.get()) {
+                if (paused.get()) {
+                    parked.set(true);
+                    Thread.sleep(2);
+                    continue;
+                }
+                parked.set(false);
                 ThreadLocalRandom random = ThreadLocalRandom.current();
                 long id = random.nextInt(3) == 0 ? next++ : 1 + random.nextInt(rows);
                 int n = random.nextInt(1_000_000);
@@ -80,6 +88,17 @@ final class ModelClient implements AutoCloseable {
             }
         }
         return rows;
+    }
+
+    /** Stops writing until {@link #resume}; returns once no write is under way (the model is what the servers hold). */
+    void pause() {
+        paused.set(true);
+        Await.until("the model client parks", java.time.Duration.ofSeconds(30), parked::get);
+    }
+
+    void resume() {
+        parked.set(false);
+        paused.set(false);
     }
 
     @Override

@@ -84,9 +84,11 @@ class MoveIT {
             assertThat(sizes.path("source_bytes").asLong()).isPositive();
             assertThat(sizes.path("target_bytes").asLong()).isPositive();
             assertThat(jobs.act(id, "cutover")).isEqualTo(200);
-            jobs.await(id, "done", Duration.ofMinutes(1));
+            jobs.await(id, "switched", Duration.ofMinutes(1));
             long before = client.writes.get();
             Await.until("the client writes on after the cutover", Duration.ofSeconds(20), () -> client.writes.get() > before + 200);
+            assertThat(jobs.act(id, "complete")).isEqualTo(200);
+            jobs.await(id, "done", Duration.ofMinutes(1));
         }
         JsonNode done = jobs.job(id);
         System.out.printf("[move] done: cutover %s%n", done.path("checkpoints").path("cutover"));

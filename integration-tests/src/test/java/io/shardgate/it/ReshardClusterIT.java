@@ -133,9 +133,11 @@ class ReshardClusterIT {
             }
             client.model.put(inS1, 1);
             assertThat(survivor.act(id, "cutover")).isEqualTo(200);
-            survivor.await(id, "done", Duration.ofMinutes(1));
+            survivor.await(id, "switched", Duration.ofMinutes(1));
             long after = client.writes.get();
             Await.until("writes go on after the cutover", Duration.ofSeconds(20), () -> client.writes.get() > after + 100);
+            assertThat(survivor.act(id, "complete")).isEqualTo(200);
+            survivor.await(id, "done", Duration.ofMinutes(1));
         }
         assertThat(client.errors).as("no write failed").isEmpty();
         Map<String, Node> owners = new LinkedHashMap<>();

@@ -125,18 +125,36 @@ class ReshardIT {
             assertThat(ready.path("tables").path("shop.customers").path("rows_copied").asLong()).isPositive();
             pageShows(id);
             assertThat(jobs.act(id, "cutover")).isEqualTo(200);
-            jobs.await(id, "done", Duration.ofMinutes(1));
+            jobs.await(id, "switched", Duration.ofMinutes(1));
             long before = client.writes.get();
             Await.until("the client writes on after the cutover", Duration.ofSeconds(20), () -> client.writes.get() > before + 200);
+            client.pause();
+            Map<String, Node> owners = new LinkedHashMap<>();
+            owners.put("-80", topology.shard("s0").primary());
+            owners.put("80-c0", s2);
+            owners.put("c0-", s3);
+            assertOwned(owners, client.model);
+            client.resume();
+            // Reverse: the reverse streams kept s1 current with what the targets took; the keys go back to it.
+            long switched = client.writes.get();
+            Await.until("the client writes on the targets", Duration.ofSeconds(20), () -> client.writes.get() > switched + 200);
+            assertThat(jobs.act(id, "reverse")).isEqualTo(200);
+            jobs.await(id, "reversed", Duration.ofMinutes(1));
+            long reversed = client.writes.get();
+            Await.until("the client writes on after the reverse", Duration.ofSeconds(20), () -> client.writes.get() > reversed + 200);
         }
         JsonNode done = jobs.job(id);
-        System.out.printf("[reshard] done: %s%n", done);
-        System.out.printf("[reshard] %d writes by the client; cutover %s%n", client.writes.get(), done.path("checkpoints").path("cutover"));
+        System.out.printf("[reshard] reversed: %s%n", done);
+        System.out.printf("[reshard] %d writes by the client; cutover %s; reverse %s%n", client.writes.get(),
+                done.path("checkpoints").path("cutover"), done.path("checkpoints").path("reverse"));
         assertThat(client.errors).as("no write failed").isEmpty();
+        assertThat(done.path("checkpoints").path("reverse").path("writes_held_ms").asLong()).isLessThan(5_000);
         Map<String, Node> owners = new LinkedHashMap<>();
         owners.put("-80", topology.shard("s0").primary());
-        owners.put("80-c0", s2);
-        owners.put("c0-", s3);
+        owners.put("80-", topology.shard("s1").primary());
         assertOwned(owners, client.model);
+        assertThat(topology.shard("s1").primary().queryString("SELECT COUNT(*) FROM information_schema.TABLES"
+                + " WHERE TABLE_SCHEMA = '_shardgate' AND TABLE_NAME LIKE 'apply\\_position\\_rev%'"))
+                .as("the reverse streams' state is dropped").isEqualTo("0");
     }
 }

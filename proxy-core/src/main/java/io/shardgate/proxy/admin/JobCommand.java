@@ -19,7 +19,7 @@ import static java.util.Objects.requireNonNull;
 /**
  * {@code shardgate job [--url URL] [--token TOKEN] [--as NAME] COMMAND ARGS}: reshard and table-move jobs through a
  * proxy's admin API (docs/operations.md, "Jobs"). Same options, environment and exit statuses as {@code shardgate admin}
- * ({@link AdminCommand}); {@code watch} polls the job and exits 0 once it is ready or finished, 1 when it failed.
+ * ({@link AdminCommand}); {@code watch} polls the job and exits 0 once it waits for the operator (ready, switched) or finished, 1 when it failed.
  */
 public final class JobCommand {
     public static final String USAGE = """
@@ -41,7 +41,8 @@ public final class JobCommand {
                                   ready or finished; redraws in place on a terminal, one line per change otherwise
               cutover ID          switch traffic to the targets (the job must be ready)
               cancel ID           stop the job; the source keeps serving
-              reverse ID          move traffic back to the source after a cutover
+              reverse ID          move traffic back to the source after a cutover (the reverse streams kept it current)
+              complete ID         end a job after its cutover: the reverse streams stop, the targets serve for good
 
               exit status: 0 done; 1 the API answered an error, could not be reached, or the watched job failed;
               2 bad arguments.
@@ -115,7 +116,7 @@ public final class JobCommand {
                 args.expect(1, "ID", "--interval-ms");
                 return watch(client(args), operands.get(0), interval(args));
             }
-            case "cutover", "cancel", "reverse" -> {
+            case "cutover", "cancel", "reverse", "complete" -> {
                 args.expect(1, "ID");
                 return printer.print(client(args).send("POST", jobPath(operands.get(0)) + "/" + args.command(), "", null), printer::pretty);
             }

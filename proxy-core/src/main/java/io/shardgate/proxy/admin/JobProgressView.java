@@ -22,7 +22,7 @@ final class JobProgressView {
     /** The phases after which {@code watch} stops: terminal ones, and {@code ready} (it waits for an operator). */
     static boolean settled(JsonNode job) {
         return switch (job.path("phase").asText()) {
-            case "ready", "done", "cancelled", "failed", "reversed" -> true;
+            case "ready", "switched", "done", "cancelled", "failed", "reversed" -> true;
             default -> false;
         };
     }

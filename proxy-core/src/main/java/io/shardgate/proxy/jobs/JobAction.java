@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * What an operator asks of a running job ({@code POST /api/v1/jobs/{id}/cutover|cancel|reverse}). The API records the
+ * What an operator asks of a running job ({@code POST /api/v1/jobs/{id}/cutover|cancel|reverse|complete}). The API records the
  * request in the job; the job's executor acts on it. Each is valid only in some phases.
  */
 public enum JobAction {
@@ -18,7 +18,9 @@ public enum JobAction {
     CANCEL(EnumSet.of(JobPhase.CREATED, JobPhase.COPYING, JobPhase.STREAMING, JobPhase.DIFFING, JobPhase.READY,
             JobPhase.CUTTING_OVER)),
     /** Move traffic back to the source with the reverse streams: after the switch. */
-    REVERSE(EnumSet.of(JobPhase.SWITCHED));
+    REVERSE(EnumSet.of(JobPhase.SWITCHED)),
+    /** End the job after the switch: the reverse streams stop, and traffic stays on the targets for good. */
+    COMPLETE(EnumSet.of(JobPhase.SWITCHED));
 
     private final Set<JobPhase> validIn;
 
@@ -47,6 +49,6 @@ public enum JobAction {
                 return action;
             }
         }
-        throw new IllegalArgumentException("unknown job action '" + text + "' (expected cutover, cancel or reverse)");
+        throw new IllegalArgumentException("unknown job action '" + text + "' (expected cutover, cancel, reverse or complete)");
     }
 }

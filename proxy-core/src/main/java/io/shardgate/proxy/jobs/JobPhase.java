@@ -7,8 +7,9 @@ import java.util.Locale;
 
 /**
  * Where a job is. A reshard or move goes {@code created → copying → streaming → diffing → ready → cutting_over →
- * switched → done}; {@code cancelling → cancelled} from any phase before the switch, {@code reversing → reversed}
- * after it, {@code failed} from anywhere. The executor of the job's kind moves it between phases; the runner only
+ * switched → done}; in {@code switched} the reverse streams run until the operator completes the job ({@code done}) or
+ * reverses it ({@code reversing → reversed}: the source owns its keys again); {@code cancelling → cancelled} from any
+ * phase before the switch, {@code failed} from anywhere. The executor of the job's kind moves it between phases; the runner only
  * sets {@code failed} (the executor threw) and {@code cancelled} (the executor stopped on a cancel).
  */
 public enum JobPhase {

@@ -30,6 +30,7 @@ import static java.util.Objects.requireNonNull;
  * POST /api/v1/jobs/{id}/cutover     record an operator's request; 409 naming the phase when it is not valid there
  * POST /api/v1/jobs/{id}/cancel
  * POST /api/v1/jobs/{id}/reverse
+ * POST /api/v1/jobs/{id}/complete
  * </pre>
  * 503 while the store cannot be reached. A cancel of a job no proxy has started yet cancels it at once.
  */

@@ -10,8 +10,8 @@ import io.shardgate.proxy.topology.TopologyAdmin;
 /**
  * A job taken over in {@code cutting_over}: its last runner died during the cutover. Its write hold, if still in the
  * topology, is lifted at once (else every proxy would go on holding the source's writes); then the topology tells
- * whether the switch was written. If it was, the job is done; if not, it is {@code ready} again, and the operator asks
- * for the cutover once more.
+ * whether the switch was written. If it was, the job is {@code switched} (its reverse streams start, {@link AfterSwitch});
+ * if not, it is {@code ready} again, and the operator asks for the cutover once more.
  */
 final class CutoverRecovery {
     private static final System.Logger LOG = System.getLogger(CutoverRecovery.class.getName());
@@ -19,7 +19,7 @@ final class CutoverRecovery {
     private CutoverRecovery() {
     }
 
-    /** Whether the job is over (the switch had been written). */
+    /** Whether the switch had been written (the job is {@code switched} now). */
     static boolean recover(JobContext context, TopologyAdmin topology, LiveTopology live, ReshardPlan plan) throws Exception {
         String job = context.job().id();
         boolean held = live.applied().document().holds().stream().anyMatch(hold -> hold.job().equals(job));
@@ -27,10 +27,10 @@ final class CutoverRecovery {
             topology.commit("job " + job + " on " + context.proxyId(), "lifted the write hold of job " + job
                     + ", whose runner stopped during its cutover", tree -> Cutover.lift(tree, job));
         }
-        if (switched(live, plan)) {
+        if (written(live, plan.switchEdit())) {
             LOG.log(System.Logger.Level.INFO, "job " + job + ": its cutover had switched before its runner stopped");
+            context.update(current -> current.withRequestedAction(null));
             context.phase(JobPhase.SWITCHED);
-            new ReshardCutover(context, topology, plan, null).afterSwitch();
             return true;
         }
         LOG.log(System.Logger.Level.WARNING, "job " + job + ": its cutover did not switch before its runner stopped; ready again");
@@ -40,13 +40,13 @@ final class CutoverRecovery {
         return false;
     }
 
-    /** Whether the topology already has what the cutover's switch writes. */
-    private static boolean switched(LiveTopology live, ReshardPlan plan) {
+    /** Whether the topology already has what {@code edit} (a cutover's switch) writes. */
+    static boolean written(LiveTopology live, java.util.function.Consumer<ObjectNode> edit) {
         ObjectNode now = live.applied().document().tree().deepCopy();
         now.remove("write_holds");
         now.remove("topology_history");
         ObjectNode after = now.deepCopy();
-        plan.switchEdit().accept(after);
+        edit.accept(after);
         return now.equals(after);
     }
 }

@@ -22,9 +22,9 @@ import java.util.List;
  * A reshard's or table move's cutover, asked for by the operator once the job is {@code ready}: checks that the targets are
  * current (stream lag under a second), that the diff was clean, and that no transaction on the source is older than
  * {@link #MAX_TRANSACTION_AGE}; then moves the keys with every proxy's writes to the source held ({@link Cutover}).
- * While they are held it records the source's position, waits for the targets to apply it and reads each target's own
- * position (where reverse streams would start); the streams stop after the switch. A cutover that does not switch puts the job
- * back in {@code ready}, streams running, with the reason in its error.
+ * While they are held it records the source's position, waits for the targets to apply it and stores each target's own
+ * position in the job ({@code reverse_from}: where the reverse streams start, {@link AfterSwitch}); the streams stop after
+ * the switch. A cutover that does not switch puts the job back in {@code ready}, streams running, with the reason in its error.
  */
 final class ReshardCutover {
     private static final System.Logger LOG = System.getLogger(ReshardCutover.class.getName());
@@ -37,8 +37,6 @@ final class ReshardCutover {
     private final TopologyAdmin topology;
     private final ReshardPlan plan;
     private final PausedStreams streams;
-    private ObjectNode reverseFrom;
-
     ReshardCutover(JobContext context, TopologyAdmin topology, ReshardPlan plan, PausedStreams streams) {
         this.context = context;
         this.topology = topology;
@@ -60,7 +58,6 @@ final class ReshardCutover {
             return back("cutover aborted, writes go to " + plan.source() + " again: " + outcome.reason());
         }
         streams.pause();
-        context.checkpoint("reverse_from", reverseFrom);
         ObjectNode record = JsonNodeFactory.instance.objectNode().put("hold_version", outcome.holdVersion())
                 .put("switch_version", outcome.switchVersion()).put("writes_held_ms", outcome.held().toMillis())
                 .put("proxies_drained_ms", outcome.acknowledged().toMillis());
@@ -69,12 +66,6 @@ final class ReshardCutover {
         LOG.log(System.Logger.Level.INFO, "job " + context.job().id() + ": " + plan.source() + "'s keys moved to "
                 + plan.targetNames() + "; writes held " + outcome.held().toMillis() + " ms");
         return true;
-    }
-
-    /** After the switch: the job is done (the source keeps its copy of the rows, which nothing reads any more). */
-    void afterSwitch() throws Exception {
-        context.update(job -> job.withStreamLag(null));
-        context.phase(JobPhase.DONE);
     }
 
     private boolean back(String reason) throws Exception {
@@ -125,15 +116,16 @@ final class ReshardCutover {
             throw new IllegalStateException("the targets did not apply " + plan.source() + "'s position " + position + " in time");
         }
         // The source's writes are held and the targets have applied them all: the streams are idle, so each target's
-        // position now is where reverse streams would start. The streams stop and the positions are stored after the
-        // switch, outside the pause.
-        reverseFrom = JsonNodeFactory.instance.objectNode().put("source", position.toString());
+        // position now is where its reverse stream starts. Stored before the switch, so that a runner taking the job
+        // over after it finds them.
+        ObjectNode reverseFrom = JsonNodeFactory.instance.objectNode().put("source", position.toString());
         for (CopyTarget target : plan.targets()) {
             reverseFrom.put(target.name(), query(target.endpoint(), "SELECT @@gtid_binlog_pos"));
         }
+        context.checkpoint("reverse_from", reverseFrom);
     }
 
-    private static String query(ServerEndpoint server, String sql) throws SQLException {
+    static String query(ServerEndpoint server, String sql) throws SQLException {
         try (Connection connection = server.connect(); Statement statement = connection.createStatement();
              ResultSet rows = statement.executeQuery(sql)) {
             rows.next();

@@ -31,7 +31,9 @@ import static java.util.Objects.requireNonNull;
  * Runs a reshard or table-move job. A reshard's target shards join the topology owning no keys; the source's tables are copied to them
  * ({@link TableCopy}, checkpointed per chunk); change streams keep them current; the diff compares the source with
  * the union of the targets at matched positions ({@link ReshardDiff}); the job waits {@code ready} for the operator's
- * cutover ({@link ReshardCutover}), which moves the keys (or the tables) with every proxy's writes to the source held. Every phase resumes from the job's checkpoints on whichever proxy takes the job next.
+ * cutover ({@link ReshardCutover}), which moves the keys (or the tables) with every proxy's writes to the source held;
+ * then reverse streams keep the source current until the operator completes or reverses the job ({@link AfterSwitch}).
+ * Every phase resumes from the job's checkpoints on whichever proxy takes the job next.
  */
 public final class ReshardExecutor implements JobExecutor {
     private static final System.Logger LOG = System.getLogger(ReshardExecutor.class.getName());
@@ -56,10 +58,6 @@ public final class ReshardExecutor implements JobExecutor {
     @Override
     public void run(JobContext context) throws Exception {
         Job job = context.job();
-        if (job.phase() == JobPhase.SWITCHED) {
-            new ReshardCutover(context, topology, null, null).afterSwitch();
-            return;
-        }
         ReshardPlan plan;
         if (job.kind() == JobKind.RESHARD) {
             ReshardSpec spec = job.reshardSpec();
@@ -68,9 +66,19 @@ public final class ReshardExecutor implements JobExecutor {
         } else {
             plan = ReshardPlan.of(job.moveSpec(), live.applied().document(), user, adapters);
         }
-        if (job.phase() == JobPhase.CUTTING_OVER && CutoverRecovery.recover(context, topology, live, plan)) {
+        if (job.phase() == JobPhase.CUTTING_OVER) {
+            CutoverRecovery.recover(context, topology, live, plan);
+        }
+        JobPhase phase = context.job().phase();
+        if (phase != JobPhase.SWITCHED && phase != JobPhase.REVERSING && !beforeSwitch(context, plan)) {
             return;
         }
+        new AfterSwitch(context, topology, live, plan, settings.streamWorkers()).run();
+    }
+
+    /** Copy, catch-up, diff and {@code ready} until the cutover; whether the keys (or tables) moved. */
+    private boolean beforeSwitch(JobContext context, ReshardPlan plan) throws Exception {
+        Job job = context.job();
         TableCopy copy = new TableCopy(plan.sourceEndpoint(), plan.tables(), plan.targets(), settings,
                 CopyThrottle.of(live.applied().document(), plan, user), checkpoint -> saveCopy(context, checkpoint), adapters,
                 notice -> LOG.log(System.Logger.Level.INFO, "job " + job.id() + ": " + notice));
@@ -86,7 +94,7 @@ public final class ReshardExecutor implements JobExecutor {
                 watcher.interrupt();
             }
             if (stopped(context)) {
-                return;
+                return false;
             }
             context.update(current -> current.withCheckpoint("copied", JsonNodeFactory.instance.textNode(copied.toString()))
                     .withThrottle(null));
@@ -99,19 +107,19 @@ public final class ReshardExecutor implements JobExecutor {
         try (PausedStreams streams = new PausedStreams(copy, plan.sourceEndpoint(), plan.targets(), copied)) {
             if (context.job().phase() == JobPhase.STREAMING || context.job().phase() == JobPhase.DIFFING) {
                 if (!awaitCaughtUp(context, streams)) {
-                    return;
+                    return false;
                 }
                 context.phase(JobPhase.DIFFING);
                 new ReshardDiff(context, plan, streams, adapters).run();
                 if (stopped(context)) {
-                    return;
+                    return false;
                 }
                 if (job.kind() == JobKind.MOVE) {
                     context.checkpoint("sizes", TableSizes.of(plan));
                 }
                 context.phase(JobPhase.READY);
             }
-            ready(context, plan, streams);
+            return ready(context, plan, streams);
         }
     }
 
@@ -131,22 +139,19 @@ public final class ReshardExecutor implements JobExecutor {
         }
     }
 
-    /** {@code ready}: the streams run; the operator's cutover or cancel decides. */
-    private void ready(JobContext context, ReshardPlan plan, PausedStreams streams) throws Exception {
+    /** {@code ready}: the streams run; the operator's cutover or cancel decides. Whether the cutover switched. */
+    private boolean ready(JobContext context, ReshardPlan plan, PausedStreams streams) throws Exception {
         for (long round = 0; ; round++) {
             double lag = streams.streams().lagSeconds();
             reportLag(context, lag, round);
             Job job = context.job();
             failIfStreamFailed(streams);
             if (stopped(context)) {
-                return;
+                return false;
             }
-            if (job.pendingAction().filter(action -> action == JobAction.CUTOVER).isPresent()) {
-                ReshardCutover cutover = new ReshardCutover(context, topology, plan, streams);
-                if (cutover.run()) {
-                    cutover.afterSwitch();
-                    return;
-                }
+            if (job.pendingAction().filter(action -> action == JobAction.CUTOVER).isPresent()
+                    && new ReshardCutover(context, topology, plan, streams).run()) {
+                return true;
             }
             Thread.sleep(POLL.toMillis());
         }

@@ -30,16 +30,19 @@ import static java.util.Objects.requireNonNull;
  * what its cutover changes in the topology document while the source's writes are held. A reshard moves every
  * sharded table (by its hash vindex, split by key range) and every reference table (whole, to every target) that
  * exists on the source, and gives the targets the keys; a table move copies its tables whole to one shard, on the
- * engine asked for, and gives them that shard.
+ * engine asked for, and gives them that shard. {@code reverseEdit} undoes {@code switchEdit}: what a reverse writes while
+ * the targets' writes are held.
  */
 record ReshardPlan(String source, io.shardgate.storage.Engine sourceEngine, ServerEndpoint sourceEndpoint, List<CopyTarget> targets,
-                   List<CopyTable> tables, java.util.function.Consumer<com.fasterxml.jackson.databind.node.ObjectNode> switchEdit) {
+                   List<CopyTable> tables, java.util.function.Consumer<com.fasterxml.jackson.databind.node.ObjectNode> switchEdit,
+                   java.util.function.Consumer<com.fasterxml.jackson.databind.node.ObjectNode> reverseEdit) {
     ReshardPlan {
         requireNonNull(source, "source is null");
         requireNonNull(sourceEndpoint, "sourceEndpoint is null");
         targets = List.copyOf(targets);
         tables = List.copyOf(tables);
         requireNonNull(switchEdit, "switchEdit is null");
+        requireNonNull(reverseEdit, "reverseEdit is null");
     }
 
     /** A table move: {@code spec}'s tables, whole, to its target shard on its engine. */
@@ -57,7 +60,8 @@ record ReshardPlan(String source, io.shardgate.storage.Engine sourceEngine, Serv
         CopyTarget copyTarget = new CopyTarget(target.name(), ServerEndpoint.parse(target.primary().toString(), user.name(),
                 user.password()), KeyRange.parse("-"), adapters.engine(spec.engine()));
         return new ReshardPlan(spec.source(), source.engine(), ServerEndpoint.parse(source.primary().toString(), user.name(),
-                user.password()), List.of(copyTarget), tables, tree -> TopologyMoves.moveTables(tree, spec.tables(), spec.target()));
+                user.password()), List.of(copyTarget), tables, tree -> TopologyMoves.moveTables(tree, spec.tables(), spec.target()),
+                tree -> TopologyMoves.moveTables(tree, spec.tables(), spec.source()));
     }
 
     static ReshardPlan of(ReshardSpec spec, TopologyDocument topology, ShardgateConfig.BackendUser user, StorageAdapters adapters)
@@ -84,7 +88,8 @@ record ReshardPlan(String source, io.shardgate.storage.Engine sourceEngine, Serv
         if (tables.isEmpty()) {
             throw new IllegalStateException("shard " + spec.source() + " holds no sharded table to move");
         }
-        return new ReshardPlan(spec.source(), source.engine(), endpoint, targets, tables, tree -> TopologyMoves.giveKeys(tree, spec));
+        return new ReshardPlan(spec.source(), source.engine(), endpoint, targets, tables, tree -> TopologyMoves.giveKeys(tree, spec),
+                tree -> TopologyMoves.takeKeysBack(tree, spec));
     }
 
     private static CopyTable copyTable(String schema, TableRule rule, String sourceShard) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.shardgate.proxy.config.ShardConfig;
 import io.shardgate.proxy.jobs.ReshardSpec;
+import io.shardgate.router.shard.KeyRange;
 
 import java.util.List;
 
@@ -22,6 +23,36 @@ final class TopologyMoves {
             for (ReshardSpec.Target target : spec.targets()) {
                 if (name.equals(target.name())) {
                     ((ObjectNode) shard).put("key_range", target.keyRange());
+                }
+            }
+        }
+    }
+
+    /**
+     * A reshard reversed: the targets own no keys any more, the source its range again: the targets' ranges joined
+     * (they cover it exactly, see {@link io.shardgate.proxy.jobs.JobSpecs}).
+     */
+    static void takeKeysBack(ObjectNode tree, ReshardSpec spec) {
+        KeyRange first = null;
+        KeyRange last = null;
+        for (ReshardSpec.Target target : spec.targets()) {
+            KeyRange range = KeyRange.parse(target.keyRange());
+            if (first == null || range.unboundedStart() || (!first.unboundedStart() && Long.compareUnsigned(range.start(), first.start()) < 0)) {
+                first = range;
+            }
+            if (last == null || range.unboundedEnd() || (!last.unboundedEnd() && Long.compareUnsigned(range.end(), last.end()) > 0)) {
+                last = range;
+            }
+        }
+        String joined = new KeyRange(first.start(), first.unboundedStart(), last.end(), last.unboundedEnd()).toString();
+        for (JsonNode shard : tree.withArray("shards")) {
+            String name = shard.path("name").asText();
+            if (name.equals(spec.source())) {
+                ((ObjectNode) shard).put("key_range", joined);
+            }
+            for (ReshardSpec.Target target : spec.targets()) {
+                if (name.equals(target.name())) {
+                    ((ObjectNode) shard).put("key_range", ShardConfig.NO_KEYS);
                 }
             }
         }

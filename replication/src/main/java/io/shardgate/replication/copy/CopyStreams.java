@@ -109,7 +109,11 @@ public final class CopyStreams implements AutoCloseable {
         return launch(streams);
     }
 
-    private static CopyStreams launch(Map<String, ChangeStream> streams) {
+    /**
+     * Runs {@code streams} (by name), each on a thread of its own, as one handle: the first that fails stops the others.
+     * A reshard's reverse streams, one from each target back into the source, run this way.
+     */
+    public static CopyStreams launch(Map<String, ChangeStream> streams) {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         List<Thread> threads = new ArrayList<>();
         for (Map.Entry<String, ChangeStream> entry : streams.entrySet()) {
@@ -169,6 +173,29 @@ public final class CopyStreams implements AutoCloseable {
                         failure.get());
             }
             if (applied().values().stream().allMatch(applied -> applied.hasReached(position))) {
+                return true;
+            }
+            if (System.nanoTime() >= deadline) {
+                return false;
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /**
+     * Waits until each stream applied its own entry of {@code positions} (by stream name: streams from different
+     * sources); false when {@code timeout} passed first. Throws when a stream failed.
+     */
+    public boolean awaitPositions(Map<String, MariaDbGtidPosition> positions, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            if (failure.get() != null) {
+                throw new CopyException("a stream failed before reaching " + positions + ": " + failure.get().getMessage(),
+                        failure.get());
+            }
+            Map<String, MariaDbGtidPosition> applied = applied();
+            if (positions.entrySet().stream().allMatch(wanted -> applied.containsKey(wanted.getKey())
+                    && applied.get(wanted.getKey()).hasReached(wanted.getValue()))) {
                 return true;
             }
             if (System.nanoTime() >= deadline) {

@@ -52,11 +52,12 @@ final class JdbcTargetSession implements TargetSession {
     private static final String BLOCK_END = "END";
     private static final String CHECK_ONE_ROW = ";\nIF ROW_COUNT() <> 1 THEN SIGNAL SQLSTATE '45000'"
             + " SET MESSAGE_TEXT = 'a row change did not find or insert exactly one row'; END IF;\n";
-    private static final String POSITION_UPSERT = "INSERT INTO " + JdbcApplyTarget.TABLE
-            + " (schema_name, domain_id, server_id, seq) VALUES ";
     private static final String POSITION_UPDATE = " ON DUPLICATE KEY UPDATE server_id = VALUES(server_id), seq = VALUES(seq)";
 
     private final ServerEndpoint server;
+    private final StateTables tables;
+    private final SchemaHistoryTable history;
+    private final String positionUpsert;
     private final AtomicBoolean firstDdlDone;
     private final Connection connection;
     private final Map<String, PreparedStatement> statements = new LinkedHashMap<>();
@@ -66,8 +67,11 @@ final class JdbcTargetSession implements TargetSession {
     private final Script script = new Script();
     private PreparedStatement positionStatement;
 
-    JdbcTargetSession(ServerEndpoint server, AtomicBoolean firstDdlDone) throws SQLException {
+    JdbcTargetSession(ServerEndpoint server, StateTables tables, AtomicBoolean firstDdlDone) throws SQLException {
         this.server = server;
+        this.tables = tables;
+        this.history = new SchemaHistoryTable(tables.history());
+        this.positionUpsert = "INSERT INTO " + tables.positions() + " (schema_name, domain_id, server_id, seq) VALUES ";
         this.firstDdlDone = firstDdlDone;
         this.connection = server.connect("allowMultiQueries=true&useServerPrepStmts=false");
         try (Statement statement = connection.createStatement()) {
@@ -165,7 +169,7 @@ final class JdbcTargetSession implements TargetSession {
             boolean first = true;
             for (Map.Entry<String, MariaDbGtidPosition> entry : positions.entrySet()) {
                 for (MariaDbGtid gtid : entry.getValue().byDomain().values()) {
-                    sql.append(first ? POSITION_UPSERT : ", ");
+                    sql.append(first ? positionUpsert : ", ");
                     first = false;
                     sql.append('(');
                     SqlLiteral.appendText(sql, entry.getKey());
@@ -291,7 +295,7 @@ final class JdbcTargetSession implements TargetSession {
             }
             savePositions(positions);
             for (Change change : transaction.changes()) {
-                SchemaHistoryTable.save(connection, ((DdlChange) change).history());
+                history.save(connection, ((DdlChange) change).history());
             }
             connection.commit();
         } catch (SQLException e) {
@@ -305,7 +309,7 @@ final class JdbcTargetSession implements TargetSession {
             return;
         }
         if (positionStatement == null) {
-            positionStatement = connection.prepareStatement("INSERT INTO " + JdbcApplyTarget.TABLE
+            positionStatement = connection.prepareStatement("INSERT INTO " + tables.positions()
                     + " (schema_name, domain_id, server_id, seq) VALUES (?, ?, ?, ?)"
                     + " ON DUPLICATE KEY UPDATE server_id = VALUES(server_id), seq = VALUES(seq)");
         }
@@ -325,7 +329,7 @@ final class JdbcTargetSession implements TargetSession {
     public void saveWatermark(MariaDbGtidPosition watermark) {
         try {
             savePositions(Map.of(JdbcApplyTarget.WATERMARK, watermark));
-            SchemaHistoryTable.prune(connection, watermark);
+            history.prune(connection, watermark);
             connection.commit();
         } catch (SQLException e) {
             rollback();

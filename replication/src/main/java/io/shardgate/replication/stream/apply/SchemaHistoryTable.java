@@ -24,17 +24,15 @@ import java.util.Map;
  * replaces are deleted with each watermark, so the table holds about one row per table.
  */
 final class SchemaHistoryTable {
-    static final String TABLE = "`_shardgate`.`schema_history`";
-    private static final String UPSERT = "INSERT INTO " + TABLE
-            + " (schema_name, table_name, domain_id, server_id, seq, ordinal, shape, unknown_ddl)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE server_id = VALUES(server_id),"
-            + " ordinal = VALUES(ordinal), shape = VALUES(shape), unknown_ddl = VALUES(unknown_ddl)";
+    private final String table;
 
-    private SchemaHistoryTable() {
+    /** {@code table}: quoted and qualified ({@link StateTables#history}). */
+    SchemaHistoryTable(String table) {
+        this.table = table;
     }
 
-    static void create(Statement statement) throws SQLException {
-        statement.execute("CREATE TABLE IF NOT EXISTS " + TABLE + " ("
+    void create(Statement statement) throws SQLException {
+        statement.execute("CREATE TABLE IF NOT EXISTS " + table + " ("
                 + "schema_name VARCHAR(64) NOT NULL, table_name VARCHAR(64) NOT NULL,"
                 + " domain_id INT UNSIGNED NOT NULL, server_id INT UNSIGNED NOT NULL, seq BIGINT UNSIGNED NOT NULL,"
                 + " ordinal BIGINT NOT NULL, shape MEDIUMTEXT NULL, unknown_ddl MEDIUMTEXT NULL,"
@@ -42,11 +40,11 @@ final class SchemaHistoryTable {
                 + " DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin");
     }
 
-    static List<TableVersion> load(Connection connection) throws SQLException {
+    List<TableVersion> load(Connection connection) throws SQLException {
         List<TableVersion> versions = new ArrayList<>();
         try (Statement statement = connection.createStatement();
              ResultSet rows = statement.executeQuery("SELECT schema_name, table_name, domain_id, server_id, seq,"
-                     + " ordinal, shape, unknown_ddl FROM " + TABLE)) {
+                     + " ordinal, shape, unknown_ddl FROM " + table)) {
             while (rows.next()) {
                 TableName name = new TableName(rows.getString(1), rows.getString(2));
                 String shape = rows.getString(7);
@@ -58,11 +56,14 @@ final class SchemaHistoryTable {
     }
 
     /** Writes {@code versions} in the connection's open transaction; the caller commits. */
-    static void save(Connection connection, List<TableVersion> versions) throws SQLException {
+    void save(Connection connection, List<TableVersion> versions) throws SQLException {
         if (versions.isEmpty()) {
             return;
         }
-        try (PreparedStatement statement = connection.prepareStatement(UPSERT)) {
+        try (PreparedStatement statement = connection.prepareStatement("INSERT INTO " + table
+                + " (schema_name, table_name, domain_id, server_id, seq, ordinal, shape, unknown_ddl)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE server_id = VALUES(server_id),"
+                + " ordinal = VALUES(ordinal), shape = VALUES(shape), unknown_ddl = VALUES(unknown_ddl)")) {
             for (TableVersion version : versions) {
                 statement.setString(1, version.table().schema());
                 statement.setString(2, version.table().table());
@@ -83,11 +84,11 @@ final class SchemaHistoryTable {
      * and a newer covered version of the same table replaces: a restart at or after the
      * watermark never reads them.
      */
-    static void prune(Connection connection, MariaDbGtidPosition watermark) throws SQLException {
+    void prune(Connection connection, MariaDbGtidPosition watermark) throws SQLException {
         Map<TableName, List<Row>> byTable = new HashMap<>();
         try (Statement statement = connection.createStatement();
              ResultSet rows = statement.executeQuery("SELECT schema_name, table_name, domain_id, server_id, seq, ordinal FROM "
-                     + TABLE)) {
+                     + table)) {
             while (rows.next()) {
                 byTable.computeIfAbsent(new TableName(rows.getString(1), rows.getString(2)), n -> new ArrayList<>())
                         .add(new Row(new MariaDbGtid(rows.getLong(3), rows.getLong(4), rows.getLong(5)), rows.getLong(6)));
@@ -106,7 +107,7 @@ final class SchemaHistoryTable {
         if (stale.isEmpty()) {
             return;
         }
-        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + TABLE
+        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + table
                 + " WHERE schema_name = ? AND table_name = ? AND domain_id = ? AND seq = ?")) {
             for (Object[] key : stale) {
                 for (int i = 0; i < key.length; i++) {
