@@ -48,7 +48,7 @@ public final class ToolsMain {
                            shardgate bench apply [--transactions N] [--schemas N] [--threads N] [--warmup N]
                                                  [--appliers sg1,sg4,mdb1,mdb4]
                            shardgate bench memory [--rows N] [--limit N] [--repeat N] [--proxy-jar PATH]
-                           shardgate bench reshard [--rows N] [--time-before S] [--threads N] [--proxy-jar PATH]
+                           shardgate bench reshard [--rows N] [--time-before S] [--threads N] [--skip-trx] [--proxy-jar PATH]
                       sysbench direct vs HAProxy (a TCP relay) vs Shardgate, and Shardgate with digests off
                       (--no-digests-compare skips it); split: the primary vs Shardgate over 2 replicas; shards: one
                       server vs HAProxy and Shardgate over 1 and 2 shards; load: 1,000-row INSERTs (200 by default)
@@ -60,7 +60,8 @@ public final class ToolsMain {
                       two packaged proxies on etcd, sysbench oltp_read_write (--threads per proxy, 2) and a write
                       probe every 10 ms through each, --time-before seconds (10) before a job splits s1 over s2
                       (InnoDB) and s3 (MyRocks) and cuts over: copy and diff against dump | load and chunked CRC, the
-                      longest pause of each probe, every acknowledged write on its owner (see docs/benchmarks.md)
+                      longest pause of each probe, every acknowledged write on its owner; --skip-trx: sysbench in
+                      autocommit, so no transaction commits across shards with XA (see docs/benchmarks.md)
                     """);
 
     private ToolsMain() {

@@ -75,7 +75,8 @@ final class JobsApi {
             }
             if (ENDS.contains(phase) || System.nanoTime() > deadline) {
                 throw new IllegalStateException("job " + id + " is " + phase + (ENDS.contains(phase) ? "" : " after "
-                        + timeout.toSeconds() + " s") + ", not " + phases + ": " + job);
+                        + timeout.toSeconds() + " s") + ", not " + phases + (job.path("error").isTextual()
+                        ? " (error: " + job.path("error").asText() + ")" : "") + ": " + job);
             }
             TimeUnit.MILLISECONDS.sleep(250);
         }

@@ -36,7 +36,8 @@ import java.util.concurrent.TimeUnit;
  * sysbench {@code oltp_read_write} and a {@link WriteProbe} run through each proxy while a job splits s1 over s2 (InnoDB,
  * 80-c0) and s3 (MyRocks, c0-) and cuts over. Then every acknowledged probe write must be on its owner once, the diff
  * clean, sysbench without unretryable errors; the table compares the job's copy and diff with the baselines and gives
- * each probe's longest pause. Everything started is stopped, also on failure.
+ * each probe's longest pause. Everything started is stopped, also on failure. {@code --skip-trx} runs sysbench's statements
+ * in autocommit ({@code --skip_trx=on}): no transaction then writes to two shards, so none commits with XA.
  */
 final class ReshardBench {
     private static final String TOKEN = "bench-token";
@@ -51,17 +52,19 @@ final class ReshardBench {
     }
 
     /** The command line; {@code proxyJar} null means the one next to the tools jar. */
-    record Options(int rows, int secondsBefore, int threads, Path proxyJar) {
+    record Options(int rows, int secondsBefore, int threads, boolean skipTrx, Path proxyJar) {
         static Options parse(List<String> args) {
             int rows = 1_000_000;
             int before = 10;
             int threads = 2;
+            boolean skipTrx = false;
             Path jar = null;
             for (int i = 0; i < args.size(); i++) {
                 switch (args.get(i)) {
                     case "--rows" -> rows = BenchCommand.positive("--rows", args, ++i);
                     case "--time-before" -> before = BenchCommand.positive("--time-before", args, ++i);
                     case "--threads" -> threads = BenchCommand.positive("--threads", args, ++i);
+                    case "--skip-trx" -> skipTrx = true;
                     case "--proxy-jar" -> {
                         if (++i >= args.size()) {
                             throw new IllegalArgumentException("--proxy-jar needs a path");
@@ -71,7 +74,7 @@ final class ReshardBench {
                     default -> throw new IllegalArgumentException("unknown argument '" + args.get(i) + "'");
                 }
             }
-            return new Options(rows, before, threads, jar);
+            return new Options(rows, before, threads, skipTrx, jar);
         }
     }
 
@@ -80,7 +83,7 @@ final class ReshardBench {
         try {
             options = Options.parse(args);
         } catch (IllegalArgumentException e) {
-            err.println("shardgate bench reshard: " + e.getMessage() + " (expected: [--rows N] [--time-before S] [--threads N])");
+            err.println("shardgate bench reshard: " + e.getMessage() + " (expected: [--rows N] [--time-before S] [--threads N] [--skip-trx])");
             return 2;
         }
         Path jar = options.proxyJar() != null ? options.proxyJar() : MemoryBench.besideToolsJar();
@@ -149,7 +152,7 @@ final class ReshardBench {
         List<WriteProbe> probes = new ArrayList<>();
         for (int i = 0; i < proxies.size(); i++) {
             SysbenchLoad load = SysbenchLoad.start("sysbench-proxy-" + i, proxies.get(i).port(), user, password, options.threads(),
-                    options.rows(), logs);
+                    options.rows(), options.skipTrx(), logs);
             started.push(load);
             loads.add(load);
             WriteProbe probe = new WriteProbe(i, proxies.get(i).port(), user, password, moving);
@@ -157,8 +160,8 @@ final class ReshardBench {
             probes.add(probe);
             probe.start();
         }
-        out.printf("load: sysbench oltp_read_write, %d threads through each proxy, and a probe writing every 10 ms through each;"
-                + " %d s before the job%n", options.threads(), options.secondsBefore());
+        out.printf("load: sysbench oltp_read_write%s, %d threads through each proxy, and a probe writing every 10 ms through each;"
+                + " %d s before the job%n", options.skipTrx() ? " --skip_trx=on" : "", options.threads(), options.secondsBefore());
         TimeUnit.SECONDS.sleep(options.secondsBefore());
 
         JobsApi jobs = new JobsApi(proxies.get(0).adminPort(), TOKEN);

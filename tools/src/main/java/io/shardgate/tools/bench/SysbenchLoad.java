@@ -51,12 +51,16 @@ final class SysbenchLoad implements AutoCloseable {
     }
 
     /** Starts {@code sysbench oltp_read_write run} against {@code port}; its output goes to {@code dir/name.log}. */
-    static SysbenchLoad start(String name, int port, String user, String password, int threads, long tableSize, Path dir)
-            throws IOException {
+    static SysbenchLoad start(String name, int port, String user, String password, int threads, long tableSize, boolean skipTrx,
+                              Path dir) throws IOException {
         List<String> command = new ArrayList<>(List.of("sysbench", "oltp_read_write", "--db-driver=mysql",
                 "--mysql-host=127.0.0.1", "--mysql-port=" + port, "--mysql-user=" + user, "--mysql-password=" + password,
                 "--mysql-db=sbtest", "--tables=1", "--table-size=" + tableSize, "--auto-inc=off", "--threads=" + threads,
-                "--time=86400", "--report-interval=1", "--rand-seed=" + (port + 1), "run"));
+                "--time=86400", "--report-interval=1", "--rand-seed=" + (port + 1)));
+        if (skipTrx) {
+            command.add("--skip_trx=on");
+        }
+        command.add("run");
         Path log = dir.resolve(name + ".log");
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         return new SysbenchLoad(name, process, log);

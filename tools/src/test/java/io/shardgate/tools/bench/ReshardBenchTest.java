@@ -19,9 +19,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ReshardBenchTest {
     @Test
     void defaultsAreAMillionRowsTenSecondsBeforeAndTwoThreadsPerProxy() {
-        assertThat(ReshardBench.Options.parse(List.of())).isEqualTo(new ReshardBench.Options(1_000_000, 10, 2, null));
-        assertThat(ReshardBench.Options.parse(List.of("--rows", "50000", "--time-before", "3", "--threads", "1", "--proxy-jar", "p.jar")))
-                .isEqualTo(new ReshardBench.Options(50_000, 3, 1, Path.of("p.jar")));
+        assertThat(ReshardBench.Options.parse(List.of())).isEqualTo(new ReshardBench.Options(1_000_000, 10, 2, false, null));
+        assertThat(ReshardBench.Options.parse(List.of("--rows", "50000", "--time-before", "3", "--threads", "1", "--skip-trx",
+                "--proxy-jar", "p.jar"))).isEqualTo(new ReshardBench.Options(50_000, 3, 1, true, Path.of("p.jar")));
     }
 
     @Test
