@@ -271,6 +271,9 @@ final class ReshardBench {
             failures.add("the diff is not clean: " + ready.path("diff"));
         }
         long held = job.path("checkpoints").path("cutover").path("writes_held_ms").asLong(-1);
+        out.println("job phases: " + JobsApi.phases(job));
+        out.println("job tables: " + job.path("tables"));
+        out.println("job cutover: " + job.path("checkpoints").path("cutover"));
         ReshardReport report = new ReshardReport(options.rows(), sourceRows, JobsApi.rowsCopied(ready),
                 JobsApi.seconds(ready, "copying", "streaming"), dump, compared, JobsApi.seconds(ready, "diffing", "ready"), crc,
                 mismatches, pauses, held, counts, attempts, (System.nanoTime() - begun) / 1e9);

@@ -74,7 +74,7 @@ final class WriteProbe implements AutoCloseable {
                 if (connection == null) {
                     connection = DriverManager.getConnection(url, user, password);
                 }
-                try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + TABLE + " VALUES (?, ?, ?)")) {
+                try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + TABLE + " (id, proxy, seq) VALUES (?, ?, ?)")) {
                     insert.setLong(1, id);
                     insert.setInt(2, proxyIndex);
                     insert.setLong(3, ++seq);

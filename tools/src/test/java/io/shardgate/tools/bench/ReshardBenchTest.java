@@ -60,6 +60,7 @@ class ReshardBenchTest {
         assertThat(JobsApi.seconds(job, "diffing", "ready")).isEqualTo(2.0);
         assertThat(JobsApi.seconds(job, "cutting_over", "done")).isNaN();
         assertThat(JobsApi.rowsCopied(job)).isEqualTo(500_300);
+        assertThat(JobsApi.phases(job)).isEqualTo("created 1.0 s, copying 10.5 s, streaming 0.5 s, diffing 2.0 s, ready");
     }
 
     @Test
