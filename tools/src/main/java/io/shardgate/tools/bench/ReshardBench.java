@@ -14,7 +14,6 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -118,9 +117,18 @@ final class ReshardBench {
         Node s1 = topology.shard("s1").primary();
         out.printf(Locale.ROOT, "bench reshard: %,d rows, MariaDB %s, %s; etcd %s; logs in %s%n", options.rows(),
                 s1.queryString("SELECT VERSION()"), topology.launcherDescription(), etcd.endpoint(0), logs);
-        for (String shard : List.of("s0", "s1")) {
-            topology.shard(shard).primary().execute("CREATE DATABASE sbtest");
+        Node s0 = topology.shard("s0").primary();
+        long preparing = System.nanoTime();
+        for (Node shard : List.of(s0, s1)) {
+            shard.execute("CREATE DATABASE sbtest", WriteProbe.DDL);
         }
+        Map<String, Node> shards = new LinkedHashMap<>();
+        shards.put("-80", s0);
+        shards.put("80-", s1);
+        ShardedLoad.load(shards, options.rows());
+        long sourceRows = count(s1);
+        out.printf(Locale.ROOT, "prepared %,d sysbench rows straight onto the shards, each on the owner of its id, in %.1f s:"
+                + " %,d on s0, %,d on s1%n", options.rows(), (System.nanoTime() - preparing) / 1e9, count(s0), sourceRows);
         List<ProxyProcess> proxies = new ArrayList<>();
         String prefix = "/shardgate/bench-reshard-" + System.nanoTime();
         for (int i = 0; i < 2; i++) {
@@ -130,16 +138,6 @@ final class ReshardBench {
         }
         out.printf("two proxies on port %d and %d (admin %d, %d)%n", proxies.get(0).port(), proxies.get(1).port(),
                 proxies.get(0).adminPort(), proxies.get(1).adminPort());
-
-        long preparing = System.nanoTime();
-        new BenchCommand.Sysbench(proxies.get(0).port(), user, password).run("oltp_read_write", 1,
-                List.of("--table-size=" + options.rows(), "--auto-inc=off"), "prepare");
-        try (Connection connection = connect(proxies.get(0), user, password); Statement statement = connection.createStatement()) {
-            statement.execute(WriteProbe.DDL);
-        }
-        long sourceRows = count(s1);
-        out.printf(Locale.ROOT, "prepared %,d rows through proxy-0 (sysbench prepare) in %.1f s: %,d on s0, %,d on s1%n",
-                options.rows(), (System.nanoTime() - preparing) / 1e9, count(topology.shard("s0").primary()), sourceRows);
 
         ReshardBaselines.Rate dump = ReshardBaselines.dumpLoad(s1, topology.shard("dump").primary(), user, password);
         out.printf(Locale.ROOT, "baseline: mariadb-dump | mariadb of s1's sbtest1 into an empty InnoDB server: %,d rows in %.1f s%n",
@@ -298,10 +296,6 @@ final class ReshardBench {
 
     private static long count(Node node) {
         return Long.parseLong(node.queryString("SELECT COUNT(*) FROM sbtest.sbtest1"));
-    }
-
-    private static Connection connect(ProxyProcess proxy, String user, String password) throws SQLException {
-        return DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + proxy.port() + "/?connectTimeout=5000", user, password);
     }
 
     /** Proxy {@code index}'s config: s0 (-80) and s1 (80-) with their replicas, sbtest's tables by id (hash), etcd's store. */

@@ -134,4 +134,26 @@ class ReshardBenchTest {
         assertThat(table).contains("| cutover pause, proxy-1 (p100 of its probe, 910 acknowledged writes) | 80 ms |");
         assertThat(table).contains("| writes held (checkpoints.cutover.writes_held_ms) | 95 ms |");
     }
+
+    @Test
+    void theLoadPutsEachRowOnTheOwnerOfItsIdWithSysbenchsKindOfValues() throws Exception {
+        List<String> low = new java.util.ArrayList<>();
+        List<String> high = new java.util.ArrayList<>();
+        ShardedLoad.inserts(KeyRange.parse("-80"), 2_500, 1, low::add);
+        ShardedLoad.inserts(KeyRange.parse("80-"), 2_500, 2, high::add);
+        java.util.regex.Matcher row = java.util.regex.Pattern.compile("\\((\\d+),(\\d+),'([0-9-]+)','([0-9-]+)'\\)")
+                .matcher(String.join(" ", low) + " " + String.join(" ", high));
+        java.util.Set<Long> ids = new java.util.HashSet<>();
+        while (row.find()) {
+            long id = Long.parseLong(row.group(1));
+            assertThat(ids.add(id)).isTrue();
+            assertThat(Long.parseLong(row.group(2))).isBetween(1L, 2_500L);
+            assertThat(row.group(3)).hasSize(119);
+            assertThat(row.group(4)).hasSize(59);
+        }
+        assertThat(ids).hasSize(2_500);
+        assertThat(String.join(" ", low)).doesNotContain("(" + WriteProbe.nextIn(KeyRange.parse("80-"), 1) + ",");
+        assertThat(low.get(0)).startsWith("INSERT INTO sbtest.sbtest1 (id, k, c, pad) VALUES (" + WriteProbe.nextIn(KeyRange.parse("-80"), 1) + ",");
+        assertThat(low.size() + high.size()).isBetween(3, 4);
+    }
 }
