@@ -26,6 +26,7 @@ public final class ToolsMain {
               bench load [--statements N]  multi-row INSERT loading: direct vs Shardgate over 1 and 2 shards
               bench apply [--transactions N]  change-stream apply vs a MariaDB replica (docs/benchmarks.md)
               bench memory [--rows N]      the proxy's heap under limits.max_buffered_rows (docs/benchmarks.md)
+              bench reshard [--rows N]     split s1 under load through two proxies on etcd (docs/benchmarks.md)
 
             shardgate-tools <command> --help prints that command's usage.
             """;
@@ -47,6 +48,7 @@ public final class ToolsMain {
                            shardgate bench apply [--transactions N] [--schemas N] [--threads N] [--warmup N]
                                                  [--appliers sg1,sg4,mdb1,mdb4]
                            shardgate bench memory [--rows N] [--limit N] [--repeat N] [--proxy-jar PATH]
+                           shardgate bench reshard [--rows N] [--time-before S] [--threads N] [--skip-trx] [--proxy-jar PATH]
                       sysbench direct vs HAProxy (a TCP relay) vs Shardgate, and Shardgate with digests off
                       (--no-digests-compare skips it); split: the primary vs Shardgate over 2 replicas; shards: one
                       server vs HAProxy and Shardgate over 1 and 2 shards; load: 1,000-row INSERTs (200 by default)
@@ -54,7 +56,12 @@ public final class ToolsMain {
                       stream vs a MariaDB replica; memory: the packaged proxy (-Xmx512m) over an InnoDB and a MyRocks
                       shard with limits.max_buffered_rows --limit (100000), --rows rows (3 x the limit) in two tables,
                       each query over the limit --repeat times (10): what the client got and the proxy's heap, then
-                      the same with the limit above the rows (see docs/benchmarks.md)
+                      the same with the limit above the rows; reshard: --rows sysbench rows (1000000) over s0 and s1,
+                      two packaged proxies on etcd, sysbench oltp_read_write (--threads per proxy, 2) and a write
+                      probe every 10 ms through each, --time-before seconds (10) before a job splits s1 over s2
+                      (InnoDB) and s3 (MyRocks) and cuts over: copy and diff against dump | load and chunked CRC, the
+                      longest pause of each probe, every acknowledged write on its owner; --skip-trx: sysbench in
+                      autocommit, so no transaction commits across shards with XA (see docs/benchmarks.md)
                     """);
 
     private ToolsMain() {

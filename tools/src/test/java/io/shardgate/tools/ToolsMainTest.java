@@ -42,6 +42,7 @@ class ToolsMainTest {
             "bench apply --help|shardgate bench apply [--transactions N]",
             "bench load --help|shardgate bench load [--rows-per-insert N] [--statements N] [--rounds N]",
             "bench memory --help|shardgate bench memory [--rows N] [--limit N] [--repeat N] [--proxy-jar PATH]",
+            "bench reshard --help|shardgate bench reshard [--rows N] [--time-before S] [--threads N] [--skip-trx] [--proxy-jar PATH]",
             "--help|usage: shardgate-tools <command> [options]",
     })
     void helpPrintsTheUsageOnStdoutAndExitsZero(String args, String usage) {

@@ -255,7 +255,7 @@ final class MemoryBench {
     }
 
     /** {@code proxy-core/target/shardgate.jar} of the checkout whose {@code tools/target} holds the running tools jar. */
-    private static Path besideToolsJar() {
+    static Path besideToolsJar() {
         try {
             Path tools = Path.of(ToolsMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             return tools.getParent().getParent().getParent().resolve("proxy-core/target/shardgate.jar");

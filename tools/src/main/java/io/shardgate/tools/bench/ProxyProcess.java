@@ -24,6 +24,7 @@ final class ProxyProcess implements AutoCloseable {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
     private static final Pattern LISTENING = Pattern.compile("^Shardgate listening on \\S+:(\\d+) \\(",
             Pattern.MULTILINE);
+    private static final Pattern ADMIN = Pattern.compile("^Shardgate listening on .*, admin on \\S+:(\\d+)$", Pattern.MULTILINE);
 
     private final Process process;
     private final Thread shutdownHook;
@@ -91,8 +92,19 @@ final class ProxyProcess implements AutoCloseable {
         return matcher.find() ? OptionalInt.of(Integer.parseInt(matcher.group(1))) : OptionalInt.empty();
     }
 
+    /** The admin port in the proxy's "Shardgate listening on H:P (...), admin on H:P" line, if it printed it. */
+    static OptionalInt adminPort(String output) {
+        Matcher matcher = ADMIN.matcher(output);
+        return matcher.find() ? OptionalInt.of(Integer.parseInt(matcher.group(1))) : OptionalInt.empty();
+    }
+
     int port() {
         return port;
+    }
+
+    /** The admin API's port (-1 when the proxy serves none). */
+    int adminPort() throws IOException {
+        return adminPort(output()).orElse(-1);
     }
 
     long pid() {
