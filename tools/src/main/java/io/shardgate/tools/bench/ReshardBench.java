@@ -31,9 +31,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@code shardgate bench reshard [--rows N] [--time-before S] [--threads N]}: issue 21's acceptance run as a bench. Shards
  * s0 and s1 (InnoDB, a GTID replica each) hold {@code sbtest.sbtest1} sharded by {@code id} (hash), behind two packaged
- * proxies on a 1-member etcd. After the baselines on s1's rows (dump | load into an empty InnoDB server, chunked CRC),
- * sysbench {@code oltp_read_write} and a {@link WriteProbe} run through each proxy while a job splits s1 over s2 (InnoDB,
- * 80-c0) and s3 (MyRocks, c0-) and cuts over. Then every acknowledged probe write must be on its owner once, the diff
+ * proxies on a 1-member etcd. Sysbench {@code oltp_read_write} and a {@link WriteProbe} run through each proxy; under that
+ * load the baselines run on s1's rows (dump | load into an empty InnoDB server, chunked CRC), then a job splits s1 over s2
+ * (InnoDB, 80-c0) and s3 (MyRocks, c0-), cuts over and is completed. Then every acknowledged probe write must be on its owner once, the diff
  * clean, sysbench without unretryable errors; the table compares the job's copy and diff with the baselines and gives
  * each probe's longest pause. Everything started is stopped, also on failure. {@code --skip-trx} runs sysbench's statements
  * in autocommit ({@code --skip_trx=on}): no transaction then writes to two shards, so none commits with XA.
@@ -139,12 +139,6 @@ final class ReshardBench {
         out.printf("two proxies on port %d and %d (admin %d, %d)%n", proxies.get(0).port(), proxies.get(1).port(),
                 proxies.get(0).adminPort(), proxies.get(1).adminPort());
 
-        ReshardBaselines.Rate dump = ReshardBaselines.dumpLoad(s1, topology.shard("dump").primary(), user, password);
-        out.printf(Locale.ROOT, "baseline: mariadb-dump | mariadb of s1's sbtest1 into an empty InnoDB server: %,d rows in %.1f s%n",
-                dump.rows(), dump.seconds());
-        ReshardBaselines.Rate crc = ReshardBaselines.chunkedCrc(s1);
-        out.printf(Locale.ROOT, "baseline: chunked CRC of s1's sbtest1: %,d rows in %.2f s%n", crc.rows(), crc.seconds());
-
         KeyRange moving = KeyRange.parse("80-");
         List<SysbenchLoad> loads = new ArrayList<>();
         List<WriteProbe> probes = new ArrayList<>();
@@ -161,6 +155,12 @@ final class ReshardBench {
         out.printf("load: sysbench oltp_read_write%s, %d threads through each proxy, and a probe writing every 10 ms through each;"
                 + " %d s before the job%n", options.skipTrx() ? " --skip_trx=on" : "", options.threads(), options.secondsBefore());
         TimeUnit.SECONDS.sleep(options.secondsBefore());
+        // The baselines run under the same load as the job, so that the ratios compare like with like.
+        ReshardBaselines.Rate dump = ReshardBaselines.dumpLoad(s1, topology.shard("dump").primary(), user, password);
+        out.printf(Locale.ROOT, "baseline, under the load: mariadb-dump | mariadb of s1's sbtest1 into an empty InnoDB server:"
+                + " %,d rows in %.1f s%n", dump.rows(), dump.seconds());
+        ReshardBaselines.Rate crc = ReshardBaselines.chunkedCrc(s1);
+        out.printf(Locale.ROOT, "baseline, under the load: chunked CRC of s1's sbtest1: %,d rows in %.2f s%n", crc.rows(), crc.seconds());
 
         JobsApi jobs = new JobsApi(proxies.get(0).adminPort(), TOKEN);
         Node s2 = topology.shard("s2").primary();
@@ -185,6 +185,12 @@ final class ReshardBench {
         long cutoverTo = System.nanoTime();
         out.printf(Locale.ROOT, "%s %.1f s after the cutover was asked%n", after.path("phase").asText(), (cutoverTo - cutoverFrom) / 1e9);
         awaitWritesAfter(probes);
+        if (after.path("phase").asText().equals("switched")) {
+            // The reverse streams ran meanwhile; the bench keeps the new layout.
+            jobs.act(id, "complete");
+            jobs.await(id, Set.of("done"), Duration.ofMinutes(2));
+            out.println("completed: the reverse streams stopped");
+        }
 
         List<SysbenchLoad.Outcome> outcomes = new ArrayList<>();
         for (WriteProbe probe : probes) {
