@@ -13,9 +13,9 @@ import java.util.List;
 
 /**
  * A consistent snapshot of the source primary and the exact GTID position it shows:
- * {@code START TRANSACTION WITH CONSISTENT SNAPSHOT}, then the session's
- * {@code Binlog_snapshot_file}/{@code Binlog_snapshot_position} (MariaDB takes them with the
- * snapshot) turned into a GTID position with {@code BINLOG_GTID_POS}. Chunks read in it return
+ * {@link io.shardgate.replication.diff.SnapshotGtid#begin}: {@code START TRANSACTION WITH CONSISTENT SNAPSHOT}, then the
+ * session's {@code Binlog_snapshot_file}/{@code Binlog_snapshot_position} (MariaDB takes them with the snapshot) turned
+ * into a GTID position with {@code BINLOG_GTID_POS}, at a moment without an XA transaction in flight. Chunks read in it return
  * stored bytes ({@link ColumnCodec}; the session has {@code time_zone='+00:00'}).
  */
 final class SourceSnapshot implements AutoCloseable {
@@ -34,37 +34,13 @@ final class SourceSnapshot implements AutoCloseable {
             connection = source.connect("useServerPrepStmts=false&yearIsDateType=false&tinyInt1isBit=false");
             try (Statement statement = connection.createStatement()) {
                 statement.execute("SET SESSION time_zone = '+00:00', max_statement_time = 0, net_write_timeout = 600");
-                statement.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
-                statement.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
-                String file = null;
-                long offset = -1;
-                try (ResultSet rows = statement.executeQuery("SHOW SESSION STATUS LIKE 'Binlog_snapshot_%'")) {
-                    while (rows.next()) {
-                        String name = rows.getString(1);
-                        String value = rows.getString(2);
-                        if (name.equalsIgnoreCase("Binlog_snapshot_file")) {
-                            file = value;
-                        } else if (name.equalsIgnoreCase("Binlog_snapshot_position")) {
-                            offset = Long.parseLong(value);
-                        }
-                    }
-                }
-                if (file == null || file.isEmpty() || offset < 0) {
-                    throw new CopyException("source " + source.address() + " has no binary log: the copy needs"
-                            + " log_bin to catch up and stream");
-                }
-                MariaDbGtidPosition position;
-                try (PreparedStatement gtid = connection.prepareStatement("SELECT BINLOG_GTID_POS(?, ?)")) {
-                    gtid.setString(1, file);
-                    gtid.setLong(2, offset);
-                    try (ResultSet rows = gtid.executeQuery()) {
-                        rows.next();
-                        String text = rows.getString(1);
-                        position = MariaDbGtidPosition.parse(text == null ? "" : text);
-                    }
-                }
-                return new SourceSnapshot(connection, position);
             }
+            MariaDbGtidPosition position = io.shardgate.replication.diff.SnapshotGtid.begin(connection);
+            if (position.isEmpty()) {
+                throw new CopyException("source " + source.address() + " has no binary log: the copy needs"
+                        + " log_bin to catch up and stream");
+            }
+            return new SourceSnapshot(connection, position);
         } catch (SQLException e) {
             closeQuietly(connection);
             throw new CopyException("cannot open a consistent snapshot on source " + source.address() + ": "

@@ -18,16 +18,55 @@ import static java.util.Objects.requireNonNull;
  */
 public final class SnapshotGtid {
 
+    static final int XA_QUIET_ATTEMPTS = 200;
+
     private SnapshotGtid() {
     }
 
     /**
      * Starts a read-only consistent-snapshot transaction (repeatable read) on {@code connection} and
-     * returns the source GTID position it sees; empty when the server writes no binlog.
+     * returns the source GTID position it sees; empty when the server writes no binlog. The position is one where no
+     * XA transaction was prepared and not yet ended: its PREPARE would lie before it and its COMMIT after, and a change
+     * stream started there could not apply it. The snapshot is taken again until XA RECOVER lists none after it and no
+     * XA COMMIT or ROLLBACK ran since just before it (at most {@value #XA_QUIET_ATTEMPTS} tries).
      */
     public static MariaDbGtidPosition begin(Connection connection) throws SQLException {
-        beginSnapshot(connection);
-        return position(connection);
+        for (int attempt = 1; ; attempt++) {
+            long ended = xaEnds(connection);
+            beginSnapshot(connection);
+            MariaDbGtidPosition position = position(connection);
+            if (!xaPrepared(connection) && xaEnds(connection) == ended) {
+                return position;
+            }
+            end(connection);
+            if (attempt >= XA_QUIET_ATTEMPTS) {
+                throw new SQLException("no moment without an XA transaction between its PREPARE and its COMMIT in "
+                        + XA_QUIET_ATTEMPTS + " snapshots: a change stream started at such a position could not apply it"
+                        + " (XA RECOVER lists the prepared ones)");
+            }
+            try {
+                Thread.sleep(Math.min(attempt, 20));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SQLException("interrupted while waiting for a snapshot without an XA transaction in flight", e);
+            }
+        }
+    }
+
+    /** XA transactions prepared on the server and not yet ended (from any session). */
+    private static boolean xaPrepared(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery("XA RECOVER")) {
+            return rows.next();
+        }
+    }
+
+    /** How many XA COMMIT and XA ROLLBACK statements the server ran since it started. */
+    private static long xaEnds(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT COALESCE(SUM(VARIABLE_VALUE), 0) FROM information_schema.GLOBAL_STATUS"
+                     + " WHERE VARIABLE_NAME IN ('COM_XA_COMMIT', 'COM_XA_ROLLBACK')")) {
+            return rows.next() ? rows.getLong(1) : 0;
+        }
     }
 
     /** Starts a read-only consistent-snapshot transaction (repeatable read) on {@code connection}. */

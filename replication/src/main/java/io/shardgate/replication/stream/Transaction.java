@@ -14,6 +14,11 @@ import static java.util.Objects.requireNonNull;
  * One committed source transaction: the unit of the change stream. It is handed on only after
  * its commit event (XID or COMMIT) was read, so it is always complete. Immutable; what the
  * applier asks of it on every transaction (its schemas, row count, DDL) is worked out once.
+ *
+ * <p>An XA transaction is two binlog groups: XA PREPARE logs its rows under one GTID, and XA COMMIT (or ROLLBACK)
+ * logs under a later one. The first is handed on as a {@linkplain #xaPrepared() prepared} marker without changes: it
+ * holds the stream's restart point before it until the transaction ends. The second carries the prepared rows (none
+ * for a rollback), is applied at its own GTID, in commit order, and {@linkplain #completesXa() names} the first.
  */
 public final class Transaction {
     private final MariaDbGtid gtid;
@@ -23,6 +28,8 @@ public final class Transaction {
     private final int rowCount;
     private final boolean hasDdl;
     private final boolean globalBarrier;
+    private final boolean xaPrepared;
+    private final MariaDbGtid completesXa;
 
     /**
      * @param gtid           the source GTID
@@ -31,6 +38,12 @@ public final class Transaction {
      *                       does not carry (a statement it skips, a filtered table)
      */
     public Transaction(MariaDbGtid gtid, long commitSeconds, List<Change> changes) {
+        this(gtid, commitSeconds, changes, false, null);
+    }
+
+    private Transaction(MariaDbGtid gtid, long commitSeconds, List<Change> changes, boolean xaPrepared, MariaDbGtid completesXa) {
+        this.xaPrepared = xaPrepared;
+        this.completesXa = completesXa;
         this.gtid = requireNonNull(gtid, "gtid is null");
         this.commitSeconds = commitSeconds;
         this.changes = List.copyOf(requireNonNull(changes, "changes is null"));
@@ -89,18 +102,38 @@ public final class Transaction {
 
     /** This transaction with only {@code kept} changes (after filtering). */
     public Transaction withChanges(List<Change> kept) {
-        return new Transaction(gtid, commitSeconds, kept);
+        return new Transaction(gtid, commitSeconds, kept, xaPrepared, completesXa);
+    }
+
+    /** The XA PREPARE group {@code gtid}: nothing to apply yet; the stream must not restart past it until it ends. */
+    public static Transaction xaPrepare(MariaDbGtid gtid, long commitSeconds) {
+        return new Transaction(gtid, commitSeconds, List.of(), true, null);
+    }
+
+    /** The XA COMMIT (or ROLLBACK: no {@code changes}) {@code gtid} of the transaction prepared at {@code prepared}. */
+    public static Transaction xaCompletion(MariaDbGtid gtid, long commitSeconds, List<Change> changes, MariaDbGtid prepared) {
+        return new Transaction(gtid, commitSeconds, changes, false, requireNonNull(prepared, "prepared is null"));
+    }
+
+    /** An XA PREPARE group: its rows come with the transaction's end. */
+    public boolean xaPrepared() {
+        return xaPrepared;
+    }
+
+    /** The GTID of the XA PREPARE this transaction ends; null for any other transaction. */
+    public MariaDbGtid completesXa() {
+        return completesXa;
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof Transaction other && gtid.equals(other.gtid) && commitSeconds == other.commitSeconds
-                && changes.equals(other.changes);
+                && changes.equals(other.changes) && xaPrepared == other.xaPrepared && Objects.equals(completesXa, other.completesXa);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(gtid, commitSeconds, changes);
+        return Objects.hash(gtid, commitSeconds, changes, xaPrepared, completesXa);
     }
 
     @Override

@@ -8,6 +8,7 @@ import com.github.shyiko.mysql.binlog.event.QueryEventData;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
+import com.github.shyiko.mysql.binlog.event.XAPrepareEventData;
 import io.shardgate.replication.gtid.MariaDbGtid;
 
 import java.io.Serializable;
@@ -27,6 +28,11 @@ import static java.util.Objects.requireNonNull;
  * holds exactly one statement (DDL) and closes with it. Only closed transactions are handed on,
  * so a connection that drops mid-transaction loses nothing that was handed on and hands on
  * nothing partial.
+ *
+ * <p>XA: the group that XA PREPARE closes (an XA_PREPARE event) is kept by its XA id and handed on as a prepared
+ * marker; the group of its XA COMMIT hands on the kept rows at the commit's GTID, that of XA ROLLBACK none
+ * ({@link Transaction#xaCompletion}). An XA end whose prepare this stream never read (it lies before where the stream
+ * started) cannot be applied: the stream stops, naming it. XA COMMIT ... ONE PHASE is logged as one ordinary group.
  *
  * <p>One instance per binlog connection: table ids are only valid within one.
  */
@@ -50,6 +56,8 @@ public final class TransactionAssembler {
     private MariaDbGtid gtid;
     private boolean standalone;
     private List<Change> changes = new ArrayList<>();
+    /** XA transactions prepared and not yet ended: their GTID and rows, by XA id. */
+    private final Map<XaId, Prepared> prepared = new HashMap<>();
 
     public TransactionAssembler(TableSchemaSource schemas, DdlClassifier ddl, TableFilter filter, Output output) {
         this.schemas = requireNonNull(schemas, "schemas is null");
@@ -73,7 +81,7 @@ public final class TransactionAssembler {
             case DELETE_ROWS, EXT_DELETE_ROWS -> delete(event.getData());
             case QUERY -> query(event.getData(), header);
             case XID -> commit(header);
-            case XA_PREPARE -> throw new StreamException("XA transaction " + gtid + ": XA is not supported by the change stream");
+            case XA_PREPARE -> xaPrepare(event.getData(), header);
             default -> {
                 // ROTATE, FORMAT_DESCRIPTION, GTID_LIST, BINLOG_CHECKPOINT, HEARTBEAT, ANNOTATE_ROWS: no data.
             }
@@ -170,6 +178,10 @@ public final class TransactionAssembler {
             commit(header);
             return;
         }
+        if (upper.startsWith("XA ")) {
+            xaStatement(sql, upper, header);
+            return;
+        }
         requireOpen("statement '" + abbreviate(sql) + "'");
         Optional<DdlChange> change = ddl.classify(data.getDatabase(), sql);
         if (change.isPresent()) {
@@ -210,6 +222,46 @@ public final class TransactionAssembler {
         output.accept(transaction);
     }
 
+    /** XA START and XA END open and close the prepared group's rows; XA COMMIT and XA ROLLBACK end a prepared one. */
+    private void xaStatement(String sql, String upper, EventHeader header) throws InterruptedException {
+        requireOpen("statement '" + abbreviate(sql) + "'");
+        boolean commit = upper.startsWith("XA COMMIT");
+        if (!commit && !upper.startsWith("XA ROLLBACK")) {
+            return; // XA START, XA END: the rows between them are the group's
+        }
+        XaId id = XaId.parse(sql.substring(commit ? "XA COMMIT".length() : "XA ROLLBACK".length()));
+        if (id == null) {
+            throw new StreamException("transaction " + gtid + ": cannot read the XA id of '" + abbreviate(sql) + "'");
+        }
+        Prepared ended = prepared.remove(id);
+        if (ended == null) {
+            throw new StreamException("transaction " + gtid + " ends XA transaction " + id + ", whose XA PREPARE lies before"
+                    + " where this stream started reading: its rows cannot be applied. Start from a position before that"
+                    + " XA PREPARE, or where no XA transaction was prepared and not yet ended");
+        }
+        Transaction transaction = Transaction.xaCompletion(gtid, header.getTimestamp() / 1000,
+                commit ? ended.changes : List.of(), ended.gtid);
+        gtid = null;
+        changes = new ArrayList<>();
+        output.accept(transaction);
+    }
+
+    private void xaPrepare(XAPrepareEventData data, EventHeader header) throws InterruptedException {
+        requireOpen("XA PREPARE");
+        if (data.isOnePhase()) {
+            commit(header);
+            return;
+        }
+        XaId id = XaId.of(data);
+        if (prepared.putIfAbsent(id, new Prepared(gtid, changes)) != null) {
+            throw new StreamException("transaction " + gtid + " prepares XA transaction " + id + ", already prepared");
+        }
+        Transaction marker = Transaction.xaPrepare(gtid, header.getTimestamp() / 1000);
+        gtid = null;
+        changes = new ArrayList<>();
+        output.accept(marker);
+    }
+
     private void requireOpen(String what) {
         if (gtid == null) {
             throw new StreamException(what + " outside a transaction (no GTID event before it)");
@@ -217,6 +269,9 @@ public final class TransactionAssembler {
     }
 
     private record Mapped(TableMapEventData map, Object resolved) {
+    }
+
+    private record Prepared(MariaDbGtid gtid, List<Change> changes) {
     }
 
     private static String abbreviate(String sql) {

@@ -357,4 +357,73 @@ class ChangeStreamIT {
         catchUp();
         assertSameTable(source, target, "gone.t", "id");
     }
+
+    @Test
+    @Order(9)
+    void xaTransactionsApplyAtTheirCommitAlsoWhenTheStreamStopsBetweenPrepareAndCommit() throws Exception {
+        source.execute("CREATE DATABASE xa", "CREATE TABLE xa.t (id INT PRIMARY KEY, v INT NOT NULL)", "INSERT INTO xa.t VALUES (1, 0)");
+        catchUp();
+        try (java.sql.Connection a = source.connect(); java.sql.Statement sa = a.createStatement();
+             java.sql.Connection b = source.connect(); java.sql.Statement sb = b.createStatement()) {
+            sa.execute("XA START 'a1'");
+            sa.execute("INSERT INTO xa.t VALUES (10, 1)");
+            sa.execute("UPDATE xa.t SET v = 5 WHERE id = 1");
+            sa.execute("XA END 'a1'");
+            sa.execute("XA PREPARE 'a1'");
+            source.execute("INSERT INTO xa.t VALUES (11, 1)");
+            sb.execute("XA START 'b1', 'br', 7");
+            sb.execute("INSERT INTO xa.t VALUES (12, 1)");
+            sb.execute("XA END 'b1', 'br', 7");
+            sb.execute("XA PREPARE 'b1', 'br', 7");
+            // A stream that stops while both are prepared: the plain insert is applied, the prepared rows are not, and
+            // its restart point stays before the first prepare.
+            MariaDbGtidPosition prepared = MariaDbGtidPosition.parse(source.gtidBinlogPos());
+            ChangeStream.Result first = stream().untilGtid(prepared).build().run();
+            assertThat(first.applied().hasReached(prepared)).as("held before the prepares: " + first.applied()).isFalse();
+            assertThat(target.queryString("SELECT COUNT(*) FROM xa.t WHERE id = 11")).isEqualTo("1");
+            assertThat(target.queryString("SELECT COUNT(*) FROM xa.t WHERE id IN (10, 12)")).isEqualTo("0");
+            sa.execute("XA COMMIT 'a1'");
+            sb.execute("XA ROLLBACK 'b1', 'br', 7");
+            sa.execute("XA START 'a2'");
+            sa.execute("INSERT INTO xa.t VALUES (13, 1)");
+            sa.execute("XA END 'a2'");
+            sa.execute("XA COMMIT 'a2' ONE PHASE");
+        }
+        catchUp(); // a new stream, from the stored restart point: it reads the prepares again
+        assertSameTable(source, target, "xa.t", "id");
+        assertThat(target.queryString("SELECT v FROM xa.t WHERE id = 1")).isEqualTo("5");
+        assertThat(target.queryString("SELECT COUNT(*) FROM xa.t WHERE id IN (10, 12, 13)")).isEqualTo("2");
+    }
+
+    @Test
+    @Order(10)
+    void aSourceSnapshotIsTakenOnlyWhereNoXaTransactionIsBetweenPrepareAndCommit() throws Exception {
+        source.execute("CREATE DATABASE IF NOT EXISTS xa", "CREATE TABLE IF NOT EXISTS xa.s (id INT PRIMARY KEY)");
+        try (java.sql.Connection a = source.connect(); java.sql.Statement sa = a.createStatement();
+             java.sql.Connection snapshot = source.connect()) {
+            sa.execute("XA START 'q1'");
+            sa.execute("INSERT INTO xa.s VALUES (1)");
+            sa.execute("XA END 'q1'");
+            sa.execute("XA PREPARE 'q1'");
+            ExecutorService committer = Executors.newSingleThreadExecutor();
+            try {
+                Future<?> commit = committer.submit(() -> {
+                    TimeUnit.MILLISECONDS.sleep(300);
+                    sa.execute("XA COMMIT 'q1'");
+                    return null;
+                });
+                MariaDbGtidPosition position = io.shardgate.replication.diff.SnapshotGtid.begin(snapshot);
+                assertThat(commit.isDone()).as("the snapshot waited for the prepared XA transaction to end").isTrue();
+                commit.get();
+                try (java.sql.Statement read = snapshot.createStatement();
+                     java.sql.ResultSet rows = read.executeQuery("SELECT COUNT(*) FROM xa.s")) {
+                    rows.next();
+                    assertThat(rows.getInt(1)).as("the snapshot shows the committed row").isEqualTo(1);
+                }
+                assertThat(position.hasReached(MariaDbGtidPosition.parse(source.gtidBinlogPos()))).isTrue();
+            } finally {
+                committer.shutdownNow();
+            }
+        }
+    }
 }

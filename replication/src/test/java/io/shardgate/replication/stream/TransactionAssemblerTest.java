@@ -210,4 +210,58 @@ class TransactionAssemblerTest {
         feed(gtid(1, false), tableMap(1, "a", "t"));
         assertThatThrownBy(() -> feed(event(EventType.EXT_WRITE_ROWS, data))).hasMessageContaining("binlog_row_image=FULL");
     }
+
+    private static Event xaPrepare(String gtrid, String bqual, int format) {
+        com.github.shyiko.mysql.binlog.event.XAPrepareEventData data = new com.github.shyiko.mysql.binlog.event.XAPrepareEventData();
+        byte[] g = gtrid.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] b = bqual.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] both = java.util.Arrays.copyOf(g, g.length + b.length);
+        System.arraycopy(b, 0, both, g.length, b.length);
+        data.setFormatID(format);
+        data.setGtridLength(g.length);
+        data.setBqualLength(b.length);
+        data.setData(both);
+        return event(EventType.XA_PREPARE, data);
+    }
+
+    @Test
+    void anXaTransactionsRowsComeWithItsCommitInCommitOrderAndItsPrepareIsAMarker() throws Exception {
+        // As MariaDB logs it: the prepare group (rows, XA END, XA_PREPARE), then other transactions, then XA COMMIT.
+        feed(gtid(3, false), tableMap(1, "shop", "t"), insert(1, 1, "xa"), query("shop", "XA END X'7831',X'6231',1"),
+                xaPrepare("x1", "b1", 1));
+        feed(gtid(4, false), tableMap(1, "shop", "t"), insert(1, 2, "plain"), xid());
+        feed(gtid(5, false), query("shop", "XA COMMIT X'7831',X'6231',1"));
+        assertThat(out).hasSize(3);
+        assertThat(out.get(0).xaPrepared()).isTrue();
+        assertThat(out.get(0).changes()).isEmpty();
+        assertThat(out.get(0).gtid()).isEqualTo(new MariaDbGtid(0, 1, 3));
+        assertThat(out.get(1).rowCount()).isEqualTo(1);
+        Transaction commit = out.get(2);
+        assertThat(commit.gtid()).isEqualTo(new MariaDbGtid(0, 1, 5));
+        assertThat(commit.completesXa()).isEqualTo(new MariaDbGtid(0, 1, 3));
+        assertThat(((RowChange) commit.changes().get(0)).after()).containsExactly(1L, "xa");
+        assertThat(assembler.inTransaction()).isFalse();
+    }
+
+    @Test
+    void anXaRollbackEndsItsPrepareWithNothingToApply() throws Exception {
+        feed(gtid(3, false), tableMap(1, "shop", "t"), insert(1, 1, "gone"), query("shop", "XA END X'7832',X'',1"),
+                xaPrepare("x2", "", 1));
+        feed(gtid(4, false), query("shop", "XA ROLLBACK X'7832',X'',1"));
+        assertThat(out.get(1).changes()).isEmpty();
+        assertThat(out.get(1).completesXa()).isEqualTo(new MariaDbGtid(0, 1, 3));
+    }
+
+    @Test
+    void anXaEndWhosePrepareCameBeforeTheStreamsStartStopsTheStreamNamingIt() throws Exception {
+        assertThatThrownBy(() -> feed(gtid(9, false), query("shop", "XA COMMIT X'7839',X'',1")))
+                .isInstanceOf(StreamException.class).hasMessageContaining("X'7839',X'',1").hasMessageContaining("before");
+    }
+
+    @Test
+    void xaIdsMatchWhateverCaseTheHexIsWrittenIn() {
+        assertThat(XaId.parse("X'7A31' , X'62', 7")).isEqualTo(new XaId("7a31", "62", 7));
+        assertThat(XaId.parse("X'7a31'")).isEqualTo(new XaId("7a31", "", 1));
+        assertThat(XaId.parse("'x1'")).isNull();
+    }
 }

@@ -28,8 +28,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Applies committed source transactions to a target on N workers, keeping each schema's commit
- * order.
+ * Applies committed source transactions to a target on N workers, keeping each schema's commit order.
  *
  * <p><b>Scheduling.</b> Each schema is owned by one worker (assigned on first sight to the worker
  * with the fewest schemas) and its transactions go, in source order, into that worker's queue; so
@@ -46,7 +45,7 @@ import static java.util.Objects.requireNonNull;
  * <p><b>Exactly once.</b> Transactions that the target's stored positions show as applied for a
  * schema lose that schema's changes before scheduling; {@link WatermarkTracker} gives the
  * position below which everything is done, saved every {@link Settings#checkpointEvery()} ms and
- * on close, where a restart reads from.
+ * on close, where a restart reads from. An XA PREPARE holds it back until the XA transaction ends.
  *
  * <p>{@link #submit} is called from one thread (the reader's), and blocks while the chosen
  * worker's queue is full: backpressure reaches the binlog connection.
@@ -67,8 +66,7 @@ public final class ParallelApplier implements AutoCloseable {
         }
 
         public Settings withWorkers(int n) {
-            return new Settings(n, maxBatchTransactions, maxBatchRows, queueCapacity, maxRetries, retryPauseMillis,
-                    checkpointEvery);
+            return new Settings(n, maxBatchTransactions, maxBatchRows, queueCapacity, maxRetries, retryPauseMillis, checkpointEvery);
         }
     }
 
@@ -107,9 +105,8 @@ public final class ParallelApplier implements AutoCloseable {
         this.rows = Counter.builder("shardgate.stream.rows.applied").register(registry);
         this.retries = Counter.builder("shardgate.stream.retries").tag("kind", "apply").register(registry);
         this.checkpointRetries = Counter.builder("shardgate.stream.retries").tag("kind", "checkpoint").register(registry);
-        Gauge.builder("shardgate.stream.apply.lag.seconds", lagSeconds, AtomicLong::get)
-                .description("seconds between the source commit of the last applied transaction and its apply,"
-                        + " 0 when idle").register(registry);
+        Gauge.builder("shardgate.stream.apply.lag.seconds", lagSeconds, AtomicLong::get).description("seconds between the source"
+                + " commit of the last applied transaction and its apply, 0 when idle").register(registry);
     }
 
     /** Reads the target's positions, opens one session per worker and starts them. */
@@ -133,15 +130,11 @@ public final class ParallelApplier implements AutoCloseable {
 
     /** Everything up to here is applied (or not for this target); where a restart reads from. */
     public MariaDbGtidPosition watermark() {
-        WatermarkTracker started = tracker;
-        // A progress report may come before start() has read the target's positions.
+        WatermarkTracker started = tracker; // a progress report may come before start() read the target's positions
         return started == null ? MariaDbGtidPosition.empty() : started.watermark();
     }
 
-    /**
-     * Runs {@code action} once, on the failing thread, when the applier stops on an error: the
-     * reader may be waiting for the next event of an idle source and would not notice otherwise.
-     */
+    /** Runs {@code action} once, on the failing thread, when the applier stops on an error (the reader may wait on an idle source). */
     public void whenFailed(Runnable action) {
         this.whenFailed = requireNonNull(action, "action is null");
     }
@@ -157,13 +150,18 @@ public final class ParallelApplier implements AutoCloseable {
         throwIfFailed();
         List<Change> kept = pending(transaction);
         Transaction todo = kept.size() == transaction.changes().size() ? transaction : transaction.withChanges(kept);
+        if (transaction.xaPrepared()) {
+            tracker.prepareXa(transaction.gtid()); // done with the XA's end: a restart reads the prepare again
+            return;
+        }
         long ticket = tracker.register(transaction.gtid());
+        Long prepare = tracker.endXa(transaction.completesXa());
         if (todo.changes().isEmpty()) {
-            tracker.done(ticket);
+            tracker.done(ticket, prepare);
             return;
         }
         Set<String> schemas = todo.schemas();
-        Item item = new Item(todo, ticket, schemas);
+        Item item = new Item(todo, ticket, schemas, prepare);
         if (todo.hasDdl() || schemas.size() > 1) {
             awaitDrained(todo.isGlobalBarrier() ? null : schemas);
             applyWithRetry(barrierSession, List.of(item));
@@ -187,7 +185,7 @@ public final class ParallelApplier implements AutoCloseable {
     public void awaitIdle() throws InterruptedException {
         lock.lock();
         try {
-            while (tracker.pending() > 0 && failure.get() == null) {
+            while (tracker.unapplied() > 0 && failure.get() == null) {
                 changed.await(100, TimeUnit.MILLISECONDS);
             }
         } finally {
@@ -254,7 +252,7 @@ public final class ParallelApplier implements AutoCloseable {
         lock.lock();
         try {
             for (Item item : batch) {
-                tracker.done(item.ticket);
+                tracker.done(item.ticket, item.prepare);
                 transactions.increment();
                 rows.increment(item.transaction.rowCount());
                 lagSeconds.set(Math.max(0, now - item.transaction.commitSeconds()));
@@ -394,7 +392,7 @@ public final class ParallelApplier implements AutoCloseable {
         }
     }
 
-    /** A transaction as queued: its ticket with the watermark tracker and the schemas it touches. */
-    record Item(Transaction transaction, long ticket, Set<String> schemas) {
+    /** A transaction as queued: its ticket with the watermark tracker, the schemas it touches, its XA PREPARE's ticket. */
+    record Item(Transaction transaction, long ticket, Set<String> schemas, Long prepare) {
     }
 }

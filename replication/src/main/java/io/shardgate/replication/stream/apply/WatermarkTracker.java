@@ -21,6 +21,9 @@ public final class WatermarkTracker {
     /** The oldest ticket not yet passed by the watermark. */
     private long head;
     private long nextTicket;
+    private final java.util.Map<MariaDbGtid, Long> xaTickets = new java.util.HashMap<>();
+    /** Registered and not done, XA PREPAREs included. */
+    private int undone;
 
     public WatermarkTracker(MariaDbGtidPosition start) {
         this.watermark = requireNonNull(start, "start is null");
@@ -34,12 +37,37 @@ public final class WatermarkTracker {
         }
         long ticket = nextTicket++;
         gtids[slot(ticket)] = gtid;
+        undone++;
         return ticket;
+    }
+
+    /**
+     * Registers an XA PREPARE (in source order, like {@link #register}): its ticket stays open, so the watermark stays
+     * before it, until {@link #endXa} is given the transaction that ends it.
+     */
+    public synchronized void prepareXa(MariaDbGtid gtid) {
+        xaTickets.put(gtid, register(gtid));
+    }
+
+    /** The ticket of the XA PREPARE at {@code prepared}, to be done with the transaction that ends it; null if unknown. */
+    public synchronized Long endXa(MariaDbGtid prepared) {
+        return prepared == null ? null : xaTickets.remove(prepared);
+    }
+
+    /** {@link #done} of {@code ticket}, and of the ticket of the XA PREPARE it ends ({@link #endXa}), if any. */
+    public synchronized void done(long ticket, Long xaPrepare) {
+        done(ticket);
+        if (xaPrepare != null) {
+            done(xaPrepare);
+        }
     }
 
     public synchronized void done(long ticket) {
         if (ticket < head || ticket >= nextTicket) {
             throw new IllegalArgumentException("ticket " + ticket + " is not pending");
+        }
+        if (!done[slot(ticket)]) {
+            undone--;
         }
         done[slot(ticket)] = true;
         while (head < nextTicket && done[slot(head)]) {
@@ -55,9 +83,14 @@ public final class WatermarkTracker {
         return watermark;
     }
 
-    /** Registered transactions not yet done. */
+    /** Registered transactions the watermark has not passed yet. */
     public synchronized int pending() {
         return (int) (nextTicket - head);
+    }
+
+    /** Registered transactions not done yet, not counting XA PREPAREs waiting for their transaction's end. */
+    public synchronized int unapplied() {
+        return undone - xaTickets.size();
     }
 
     private int slot(long ticket) {

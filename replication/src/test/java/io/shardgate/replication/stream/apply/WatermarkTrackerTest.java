@@ -55,4 +55,21 @@ class WatermarkTrackerTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> tracker.done(ticket))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void anXaPrepareHoldsTheWatermarkBeforeItUntilTheTransactionThatEndsItIsDone() {
+        WatermarkTracker tracker = new WatermarkTracker(MariaDbGtidPosition.parse("0-1-2"));
+        tracker.prepareXa(MariaDbGtid.parse("0-1-3"));
+        tracker.done(tracker.register(MariaDbGtid.parse("0-1-4")), tracker.endXa(null));
+        assertThat(tracker.watermark()).as("a restart must read the prepare again").hasToString("0-1-2");
+        assertThat(tracker.unapplied()).as("nothing to apply: the prepare waits for its end").isZero();
+        long commit = tracker.register(MariaDbGtid.parse("0-1-5"));
+        Long prepare = tracker.endXa(MariaDbGtid.parse("0-1-3"));
+        assertThat(prepare).isNotNull();
+        assertThat(tracker.endXa(MariaDbGtid.parse("0-1-3"))).as("taken once").isNull();
+        assertThat(tracker.watermark()).hasToString("0-1-2");
+        tracker.done(commit, prepare);
+        assertThat(tracker.watermark()).hasToString("0-1-5");
+        assertThat(tracker.pending()).isZero();
+    }
 }
