@@ -32,7 +32,8 @@ import java.util.concurrent.TimeUnit;
  * straight onto it) and the probe table {@code sbtest.probe}; s1 is an empty MyRocks primary. One packaged proxy (file
  * topology and job store) serves both tables from s0 while sysbench {@code oltp_read_write --skip_trx=on} and a
  * {@link WriteProbe} (every 10 ms) run through it, and a move job takes both tables to s1 on MyRocks, cuts over and is
- * completed. Then the diff must be clean, every acknowledged probe write on s1 once, sysbench without unretryable errors;
+ * completed. Then the diff must be clean, every acknowledged probe write on s1 once, s0 without a write once the job is
+ * done (its binlog position stands still while the load runs on), sysbench without unretryable errors;
  * the table gives the sizes before and after ({@code checkpoints.sizes}), the copy and diff rates and the probe's longest
  * pause. Everything started is stopped, also on failure.
  */
@@ -156,9 +157,17 @@ final class MoveBench {
             jobs.await(id, Set.of("done"), Duration.ofMinutes(5));
             out.println("done after complete");
         }
+        String sourceBefore = s0.queryString("SELECT @@gtid_binlog_pos");
+        awaitWritesAfter(probe);
+        String sourceAfter = s0.queryString("SELECT @@gtid_binlog_pos");
         probe.close();
         SysbenchLoad.Outcome outcome = load.stop();
-        return report(options, s1, jobs.job(id), ready, probe, outcome, attempts, cutoverFrom, cutoverTo, begun);
+        List<String> failures = new ArrayList<>();
+        out.printf("s0's binlog while the load ran on after done: %s -> %s%n", sourceBefore, sourceAfter);
+        if (!sourceBefore.equals(sourceAfter)) {
+            failures.add("s0 still took writes after the move was done: its binlog went from " + sourceBefore + " to " + sourceAfter);
+        }
+        return report(options, s1, jobs.job(id), ready, probe, outcome, attempts, cutoverFrom, cutoverTo, begun, failures);
     }
 
     /** Asks for the cutover once; the job after it (switched or done), or null when the cutover aborted back to ready. */
@@ -185,7 +194,7 @@ final class MoveBench {
         throw new IllegalStateException("the cutover of " + id + " did not end within 5 minutes: " + jobs.job(id));
     }
 
-    /** Lets the probe get 100 more writes acknowledged (about a second) after the switch, within 30 s. */
+    /** Lets the probe get 100 more writes acknowledged (about a second), within 30 s: after the switch, after done. */
     private static void awaitWritesAfter(WriteProbe probe) throws InterruptedException {
         int base = probe.acknowledged();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -195,8 +204,7 @@ final class MoveBench {
     }
 
     private int report(Options options, Node s1, JsonNode job, JsonNode ready, WriteProbe probe, SysbenchLoad.Outcome outcome,
-                       int attempts, long cutoverFrom, long cutoverTo, long begun) throws SQLException {
-        List<String> failures = new ArrayList<>();
+                       int attempts, long cutoverFrom, long cutoverTo, long begun, List<String> failures) throws SQLException {
         List<Long> acknowledged = probe.ackedIds();
         long pauseMs = TimeUnit.NANOSECONDS.toMillis(probe.longestGapNanos(cutoverFrom, cutoverTo));
         out.printf(Locale.ROOT, "probe: %,d writes acknowledged, longest pause over the whole run %d ms, %d errors%n",
