@@ -27,6 +27,7 @@ public final class ToolsMain {
               bench apply [--transactions N]  change-stream apply vs a MariaDB replica (docs/benchmarks.md)
               bench memory [--rows N]      the proxy's heap under limits.max_buffered_rows (docs/benchmarks.md)
               bench reshard [--rows N]     split s1 under load through two proxies on etcd (docs/benchmarks.md)
+              bench move [--rows N]        move sbtest1 InnoDB -> MyRocks under load through one proxy (docs/benchmarks.md)
 
             shardgate-tools <command> --help prints that command's usage.
             """;
@@ -49,6 +50,7 @@ public final class ToolsMain {
                                                  [--appliers sg1,sg4,mdb1,mdb4]
                            shardgate bench memory [--rows N] [--limit N] [--repeat N] [--proxy-jar PATH]
                            shardgate bench reshard [--rows N] [--time-before S] [--threads N] [--skip-trx] [--proxy-jar PATH]
+                           shardgate bench move [--rows N] [--time-before S] [--threads N] [--proxy-jar PATH]
                       sysbench direct vs HAProxy (a TCP relay) vs Shardgate, and Shardgate with digests off
                       (--no-digests-compare skips it); split: the primary vs Shardgate over 2 replicas; shards: one
                       server vs HAProxy and Shardgate over 1 and 2 shards; load: 1,000-row INSERTs (200 by default)
@@ -61,7 +63,11 @@ public final class ToolsMain {
                       probe every 10 ms through each, --time-before seconds (10) before a job splits s1 over s2
                       (InnoDB) and s3 (MyRocks) and cuts over: copy and diff against dump | load and chunked CRC, the
                       longest pause of each probe, every acknowledged write on its owner; --skip-trx: sysbench in
-                      autocommit, so no transaction commits across shards with XA (see docs/benchmarks.md)
+                      autocommit, so no transaction commits across shards with XA; move: --rows sysbench rows
+                      (1000000) unsharded on s0 (InnoDB), one packaged proxy, sysbench oltp_read_write --skip_trx=on
+                      (--threads, 2) and a write probe every 10 ms, --time-before seconds (10) before a job moves the
+                      table and the probe's to s1 (MyRocks), cuts over and completes: sizes before and after, copy and
+                      diff rates, the probe's longest pause, every acknowledged write on s1 (see docs/benchmarks.md)
                     """);
 
     private ToolsMain() {

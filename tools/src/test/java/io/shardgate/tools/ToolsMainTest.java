@@ -43,6 +43,7 @@ class ToolsMainTest {
             "bench load --help|shardgate bench load [--rows-per-insert N] [--statements N] [--rounds N]",
             "bench memory --help|shardgate bench memory [--rows N] [--limit N] [--repeat N] [--proxy-jar PATH]",
             "bench reshard --help|shardgate bench reshard [--rows N] [--time-before S] [--threads N] [--skip-trx] [--proxy-jar PATH]",
+            "bench move --help|shardgate bench move [--rows N] [--time-before S] [--threads N] [--proxy-jar PATH]",
             "--help|usage: shardgate-tools <command> [options]",
     })
     void helpPrintsTheUsageOnStdoutAndExitsZero(String args, String usage) {

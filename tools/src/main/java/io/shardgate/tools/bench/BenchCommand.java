@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code shardgate bench [sysbench|split|shards|load|apply|memory|reshard] ...}: picks the bench, and holds what they share
+ * {@code shardgate bench [sysbench|split|shards|load|apply|memory|reshard|move] ...}: picks the bench, and holds what they share
  * (argument checks, the proxy's config head, the sysbench runner). The default bench is {@link RelayBench}.
  */
 public final class BenchCommand {
@@ -32,6 +32,7 @@ public final class BenchCommand {
             case "load" -> new LoadBench(out, err).run(rest);
             case "memory" -> new MemoryBench(out, err).run(rest);
             case "reshard" -> new ReshardBench(out, err).run(rest);
+            case "move" -> new MoveBench(out, err).run(rest);
             default -> new RelayBench(out, err).run(args);
         };
     }

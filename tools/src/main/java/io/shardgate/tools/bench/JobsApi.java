@@ -52,6 +52,21 @@ final class JobsApi {
         return unwrap(created).path("id").asText();
     }
 
+    /** The body of {@code POST /api/v1/jobs} for a move of {@code tables} from {@code source} to {@code target} on {@code engine}. */
+    static String moveRequest(String source, String target, String engine, List<String> tables) {
+        ObjectNode body = JSON.createObjectNode().put("kind", "move");
+        ObjectNode spec = body.putObject("spec").put("source", source).put("target", target).put("engine", engine);
+        ArrayNode list = spec.putArray("tables");
+        tables.forEach(list::add);
+        return body.toString();
+    }
+
+    /** Starts a move job; returns its id. */
+    String move(String source, String target, String engine, List<String> tables) throws IOException, InterruptedException {
+        JsonNode created = send("POST", "/api/v1/jobs", moveRequest(source, target, engine, tables), 201);
+        return unwrap(created).path("id").asText();
+    }
+
     JsonNode job(String id) throws IOException, InterruptedException {
         return unwrap(send("GET", "/api/v1/jobs/" + id, null, 200));
     }
