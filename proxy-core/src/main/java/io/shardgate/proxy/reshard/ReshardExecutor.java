@@ -71,9 +71,12 @@ public final class ReshardExecutor implements JobExecutor {
         if (job.phase() == JobPhase.CUTTING_OVER && CutoverRecovery.recover(context, topology, live, plan)) {
             return;
         }
-        TableCopy copy = new TableCopy(plan.sourceEndpoint(), plan.tables(), plan.targets(), settings,
-                CopyThrottle.of(live.applied().document(), plan, user), checkpoint -> saveCopy(context, checkpoint), adapters,
+        long maxRows = CopyThrottle.maxRowsPerSecond(job);
+        RowRate rate = new RowRate(maxRows, System::nanoTime);
+        TableCopy copy = new TableCopy(plan.sourceEndpoint(), plan.tables(), plan.targets(), CopyThrottle.settings(settings, maxRows),
+                CopyThrottle.of(live.applied().document(), plan, user, rate), checkpoint -> saveCopy(context, checkpoint), adapters,
                 notice -> LOG.log(System.Logger.Level.INFO, "job " + job.id() + ": " + notice));
+        rate.count(() -> copy.progress().tables().stream().mapToLong(CopyProgress.TableProgress::rowsCopied).sum());
         MariaDbGtidPosition copied;
         if (job.phase() == JobPhase.CREATED || job.phase() == JobPhase.COPYING) {
             context.phase(JobPhase.COPYING);
