@@ -118,8 +118,12 @@ public final class ReshardExecutor implements JobExecutor {
         }
     }
 
-    /** Waits until the streams' lag is under a second; false when the job stopped meanwhile. */
+    /**
+     * Waits until the streams applied what the source held on entry and their lag is under a second (a stream that has
+     * not applied its backlog yet shows no lag); false when the job stopped meanwhile.
+     */
     private static boolean awaitCaughtUp(JobContext context, PausedStreams streams) throws Exception {
+        MariaDbGtidPosition backlog = streams.sourcePosition();
         for (long round = 0; ; round++) {
             double lag = streams.streams().lagSeconds();
             reportLag(context, lag, round);
@@ -127,7 +131,7 @@ public final class ReshardExecutor implements JobExecutor {
             if (stopped(context)) {
                 return false;
             }
-            if (lag < 1.0) {
+            if (lag < 1.0 && streams.reached(backlog)) {
                 return true;
             }
             Thread.sleep(POLL.toMillis());
