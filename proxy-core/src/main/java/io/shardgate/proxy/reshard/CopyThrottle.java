@@ -24,6 +24,7 @@ import java.util.List;
 final class CopyThrottle {
     static final Duration MAX_REPLICA_LAG = Duration.ofSeconds(1);
     static final long HISTORY_BOUND = 1_000_000;
+    static final Duration RATE_PAUSE = Duration.ofMillis(200);
 
     private CopyThrottle() {
     }
@@ -47,9 +48,16 @@ final class CopyThrottle {
         return job.kind() == JobKind.RESHARD ? job.reshardSpec().maxRowsPerSecond() : job.moveSpec().maxRowsPerSecond();
     }
 
-    /** {@code settings} with chunks of at most half a second's rows at {@code maxRowsPerSecond} (when not 0). */
+    /**
+     * {@code settings} with chunks of at most half a second's rows at {@code maxRowsPerSecond} (when not 0), and a
+     * throttle pause of at most {@link #RATE_PAUSE}: a copy ahead of the rate is ahead by less than a chunk's time,
+     * and a whole second's pause would leave it well below the rate.
+     */
     static CopySettings settings(CopySettings settings, long maxRowsPerSecond) {
-        return maxRowsPerSecond == 0 ? settings : settings.withMaxChunk((int) Math.max(1, Math.min(settings.maxChunk(),
-                maxRowsPerSecond / 2)));
+        if (maxRowsPerSecond == 0) {
+            return settings;
+        }
+        return settings.withMaxChunk((int) Math.max(1, Math.min(settings.maxChunk(), maxRowsPerSecond / 2)))
+                .withThrottlePause(RATE_PAUSE.compareTo(settings.throttlePause()) < 0 ? RATE_PAUSE : settings.throttlePause());
     }
 }

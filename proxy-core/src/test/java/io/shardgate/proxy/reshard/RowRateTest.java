@@ -53,6 +53,10 @@ class RowRateTest {
         assertThat(slow.maxChunkRows()).isEqualTo(1_000);
         assertThat(slow.firstChunkRows()).isEqualTo(1_000);
         assertThat(ReshardDiff.options(100).minChunkRows()).isEqualTo(50);
-        assertThat(CopyThrottle.settings(io.shardgate.replication.copy.CopySettings.defaults(), 2_000).maxChunk()).isEqualTo(1_000);
+        var copy = CopyThrottle.settings(io.shardgate.replication.copy.CopySettings.defaults(), 2_000);
+        assertThat(copy.maxChunk()).isEqualTo(1_000);
+        assertThat(copy.throttlePause()).isEqualTo(java.time.Duration.ofMillis(200));
+        assertThat(CopyThrottle.settings(io.shardgate.replication.copy.CopySettings.defaults(), 0))
+                .isEqualTo(io.shardgate.replication.copy.CopySettings.defaults());
     }
 }
