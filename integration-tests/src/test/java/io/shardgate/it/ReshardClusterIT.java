@@ -34,8 +34,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * checkpoints. A transaction left open on the source makes the cutover give up within its timeout; writes go on, and
  * the cutover asked again succeeds. A job cancelled while it copies leaves the source serving, its targets droppable.
  * The runner is also killed while the job diffs (the other proxy resumes the diff at its checkpoint) and while it
- * streams (held there by a gap lock on a target, {@link StreamingHold}); jobs cancelled while they stream, diff or
- * wait ready leave no write hold, both proxies serving the source, and targets owning no keys whose databases drop.
+ * streams (held there by a gap lock on a target, {@link StreamingHold}); jobs cancelled while they stream, diff, wait
+ * ready or cut over (held there by an open transaction) leave no write hold, both proxies serving the source, and
+ * targets owning no keys whose databases drop.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -57,7 +58,7 @@ class ReshardClusterIT {
                 .shard("s6", Engine.INNODB, 0).shard("s7", Engine.INNODB, 0).shard("s8", Engine.INNODB, 0).shard("s9", Engine.INNODB, 0)
                 .shard("s10", Engine.INNODB, 0).shard("s11", Engine.INNODB, 0)
                 .shard("s12", Engine.INNODB, 0).shard("s13", Engine.INNODB, 0).shard("s14", Engine.INNODB, 0)
-                .shard("s15", Engine.INNODB, 0).build());
+                .shard("s15", Engine.INNODB, 0).shard("s16", Engine.INNODB, 0).shard("s17", Engine.INNODB, 0).build());
         Path work = Files.createTempDirectory("reshard-cluster-it");
         String prefix = "/shardgate/reshard-" + System.nanoTime();
         Map<String, Map<String, String>> keys = new LinkedHashMap<>();
@@ -239,14 +240,14 @@ class ReshardClusterIT {
 
     @Test
     @Order(4)
-    void aJobCancelledWhileStreamingDiffingOrReadyLeavesTheSourceServingThroughBothProxiesAndItsTargetsDroppable() throws Exception {
+    void aJobCancelledWhileStreamingDiffingReadyOrCuttingOverLeavesTheSourceServingAndItsTargetsDroppable() throws Exception {
         startKilledAgain();
         Node s3 = topology.shard("s3").primary();
         // A running proxy does not remove shards: a cancelled job's targets stay in the topology owning no keys, so each
         // cancel here has targets of its own.
         Map<String, List<String>> targetsIn = Map.of("streaming", List.of("s12", "s13"), "diffing", List.of("s8", "s9"),
-                "ready", List.of("s10", "s11"));
-        for (String phase : List.of("streaming", "diffing", "ready")) {
+                "ready", List.of("s10", "s11"), "cutting_over", List.of("s16", "s17"));
+        for (String phase : List.of("streaming", "diffing", "ready", "cutting_over")) {
             List<String> names = targetsIn.get(phase);
             List<Node> targets = List.of(topology.shard(names.get(0)).primary(), topology.shard(names.get(1)).primary());
             Jobs jobs = jobs(0);
@@ -255,6 +256,17 @@ class ReshardClusterIT {
                     + "@innodb:c0-e0", names.get(1) + "=" + targets.get(1).address() + "@innodb:e0-");
             if (hold != null) {
                 hold.once(targets.get(0), jobs, id);
+            }
+            Connection open = null;
+            if (phase.equals("cutting_over")) {
+                // A transaction open on the source keeps the cutover in cutting_over for its 2 s drain timeout.
+                jobs.await(id, "ready", Duration.ofSeconds(90));
+                open = connect(0);
+                open.setAutoCommit(false);
+                try (Statement statement = open.createStatement()) {
+                    statement.executeUpdate("INSERT INTO shop.customers VALUES (" + idIn("c0-", 70_000_000L) + ", 'open', 1)");
+                }
+                assertThat(jobs.act(id, "cutover")).isEqualTo(200);
             }
             Await.until("the job is " + phase, Duration.ofSeconds(90), () -> {
                 JsonNode job = jobs.job(id);
@@ -268,6 +280,11 @@ class ReshardClusterIT {
             System.out.printf("[reshard-cluster] cancelled in %s after %d ms%n", phase, (System.nanoTime() - asked) / 1_000_000);
             if (hold != null) {
                 hold.close();
+            }
+            if (open != null) {
+                assertThat(cancelled.path("error").asText()).contains("cutover aborted");
+                open.commit();
+                open.close();
             }
             assertThat(cancelled.path("history").toString()).contains(phase);
             assertSourceServes("s3", "c0-", s3, names, targets);
