@@ -17,7 +17,13 @@ final class Jobs {
 
     /** A reshard of {@code source} over {@code targets} ({@code name=address@engine:range}); returns the job's id. */
     String reshard(String source, String... targets) {
-        StringBuilder spec = new StringBuilder("{\"kind\": \"reshard\", \"spec\": {\"source\": \"" + source + "\", \"targets\": [");
+        return reshard(0, source, targets);
+    }
+
+    /** The same, reading at most {@code maxRowsPerSecond} rows a second from the source (0: no limit). */
+    String reshard(long maxRowsPerSecond, String source, String... targets) {
+        StringBuilder spec = new StringBuilder("{\"kind\": \"reshard\", \"spec\": {\"source\": \"" + source + "\", "
+                + (maxRowsPerSecond > 0 ? "\"max_rows_per_second\": " + maxRowsPerSecond + ", " : "") + "\"targets\": [");
         for (int i = 0; i < targets.length; i++) {
             String[] nameRest = targets[i].split("=", 2);
             String[] addressRest = nameRest[1].split("@", 2);
@@ -66,6 +72,13 @@ final class Jobs {
     }
 
     /** {@code POST /api/v1/jobs/{id}/{action}}; returns the status. */
+    /** Once the cutover switched, completes the job (its reverse streams stop) and waits for {@code done}. */
+    void completeAfterSwitch(String id) {
+        await(id, "switched", Duration.ofMinutes(1));
+        assertThat(act(id, "complete")).isEqualTo(200);
+        await(id, "done", Duration.ofMinutes(1));
+    }
+
     int act(String id, String action) {
         AdminApi.Response response = admin.send("POST", "/api/v1/jobs/" + id + "/" + action, null, -1);
         return response.status();

@@ -37,8 +37,19 @@ final class ModelClient implements AutoCloseable {
         for (long id = 1; id <= rows; id++) {
             model.put(id, 0);
         }
-        thread = new Thread(() -> loop(connector, table, rows, firstNew), "model-client");
-        thread.start();
+        thread = start(connector, table, rows, firstNew);
+    }
+
+    /** On {@code shop.customers} as {@code present} has it now (id to n, as an earlier client left it), updating ids 1..rows. */
+    ModelClient(Connector connector, Map<Long, Integer> present, int rows, long firstNew) {
+        model.putAll(present);
+        thread = start(connector, "shop.customers", rows, firstNew);
+    }
+
+    private Thread start(Connector connector, String table, int rows, long firstNew) {
+        Thread started = new Thread(() -> loop(connector, table, rows, firstNew), "model-client");
+        started.start();
+        return started;
     }
 
     private void loop(Connector connector, String table, int rows, long firstNew) {

@@ -34,6 +34,7 @@ public final class JobCommand {
                                   --target s1a=10.0.0.7:3306,10.0.0.8:3306@innodb:40-80 (ENGINE may be empty: the source's)
               start move --tables SCHEMA.TABLE[,...] --to SHARD [--from SHARD] [--engine ENGINE]
                                   move tables to another shard and/or engine
+                  either with [--max-rows-per-second N]: the copy and the diff read at most N source rows a second
               list                every job: id, kind, phase, rows copied, runner, requested action
               show ID             one job (JSON)
               watch ID [--interval-ms N]
@@ -48,7 +49,7 @@ public final class JobCommand {
               2 bad arguments.
             """;
     private static final Set<String> OPTIONS = Set.of("--url", "--token", "--as", "--source", "--target", "--tables", "--to",
-            "--from", "--engine", "--interval-ms");
+            "--from", "--engine", "--interval-ms", "--max-rows-per-second");
     private static final Duration WATCH_INTERVAL = Duration.ofSeconds(1);
 
     private final Map<String, String> environment;
@@ -93,11 +94,12 @@ public final class JobCommand {
                 }
                 String body = switch (operands.get(0)) {
                     case "reshard" -> {
-                        args.expect(1, "reshard --source SHARD --target ...", "--source", "--target");
+                        args.expect(1, "reshard --source SHARD --target ...", "--source", "--target", "--max-rows-per-second");
                         yield reshard(args);
                     }
                     case "move" -> {
-                        args.expect(1, "move --tables SCHEMA.TABLE --to SHARD", "--tables", "--to", "--from", "--engine");
+                        args.expect(1, "move --tables SCHEMA.TABLE --to SHARD", "--tables", "--to", "--from", "--engine",
+                                "--max-rows-per-second");
                         yield move(args);
                     }
                     default -> throw new UsageException("start needs reshard or move, not '" + operands.get(0) + "'");
@@ -198,6 +200,7 @@ public final class JobCommand {
         ObjectNode spec = json.createObjectNode().put("source", source);
         ArrayNode array = spec.putArray("targets");
         targets.forEach(target -> array.add(target(target)));
+        maxRowsPerSecond(args, spec);
         return json.createObjectNode().put("kind", "reshard").<ObjectNode>set("spec", spec).toString();
     }
 
@@ -223,6 +226,18 @@ public final class JobCommand {
         return target.put("key_range", text.substring(colon + 1));
     }
 
+    /** {@code --max-rows-per-second N} as the spec's number (the API checks it). */
+    private static void maxRowsPerSecond(AdminArguments args, ObjectNode spec) {
+        String rate = args.single("--max-rows-per-second");
+        if (rate != null) {
+            try {
+                spec.put("max_rows_per_second", Long.parseLong(rate.strip()));
+            } catch (NumberFormatException e) {
+                throw new UsageException("--max-rows-per-second needs a whole number of rows, got '" + rate + "'");
+            }
+        }
+    }
+
     private String move(AdminArguments args) {
         List<String> tables = args.all("--tables").stream().flatMap(list -> List.of(list.split(",")).stream())
                 .map(String::strip).filter(table -> !table.isEmpty()).toList();
@@ -244,6 +259,7 @@ public final class JobCommand {
         if (engine != null) {
             spec.put("engine", engine);
         }
+        maxRowsPerSecond(args, spec);
         return json.createObjectNode().put("kind", "move").<ObjectNode>set("spec", spec).toString();
     }
 

@@ -88,7 +88,7 @@ public final class JobSpecs {
             targets.add(new ReshardSpec.Target(name, primary, replicas, engine, range.toString()));
         }
         checkCover(sourceName, sourceRange, ranges);
-        return new ReshardSpec(sourceName, targets);
+        return new ReshardSpec(sourceName, targets, maxRowsPerSecond(spec));
     }
 
     /** The targets' ranges, in key order, must meet end to end from the source's start to its end. */
@@ -187,7 +187,7 @@ public final class JobSpecs {
         if (targetName.equals(sourceName) && engine.equals(source.engine().configName())) {
             throw new InvalidSpecException("target", "the tables are on " + targetName + " in " + engine + " already: nothing to move");
         }
-        return new MoveSpec(tables, sourceName, targetName, engine);
+        return new MoveSpec(tables, sourceName, targetName, engine, maxRowsPerSecond(spec));
     }
 
     private static TableRule table(TopologyDocument topology, String table, String field) {
@@ -214,6 +214,18 @@ public final class JobSpecs {
             throw new InvalidSpecException(field, "unknown engine '" + node.get("engine").asText() + "'");
         }
         return engine;
+    }
+
+    /** The optional {@code max_rows_per_second}: a whole number, 0 (the default) for no limit. */
+    private static long maxRowsPerSecond(JsonNode spec) {
+        JsonNode value = spec.path("max_rows_per_second");
+        if (value.isMissingNode() || value.isNull()) {
+            return 0;
+        }
+        if (!value.canConvertToLong() || !value.isIntegralNumber() || value.asLong() < 0) {
+            throw new InvalidSpecException("max_rows_per_second", "expected a whole number >= 0 (0: no limit), got " + value);
+        }
+        return value.asLong();
     }
 
     private static String text(JsonNode node, String key, String field) {

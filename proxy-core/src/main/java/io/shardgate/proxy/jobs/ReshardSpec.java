@@ -12,9 +12,10 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * A reshard: the {@code source} shard's key range split over {@code targets}, new shards on the servers given, each
- * owning {@code key_range} once the job switches. {@link JobSpecs} checks one against the topology.
+ * owning {@code key_range} once the job switches. {@code maxRowsPerSecond} caps the copy's and the diff's rows read
+ * from the source per second (0: unlimited). {@link JobSpecs} checks one against the topology.
  */
-public record ReshardSpec(String source, List<Target> targets) {
+public record ReshardSpec(String source, List<Target> targets, long maxRowsPerSecond) {
     /** A new shard: its name, servers, engine and the part of the source's range it will own. */
     public record Target(String name, String primary, List<String> replicas, String engine, String keyRange) {
         public Target {
@@ -29,9 +30,18 @@ public record ReshardSpec(String source, List<Target> targets) {
     public ReshardSpec {
         requireNonNull(source, "source is null");
         targets = List.copyOf(requireNonNull(targets, "targets is null"));
+        if (maxRowsPerSecond < 0) {
+            throw new IllegalArgumentException("maxRowsPerSecond must be >= 0: " + maxRowsPerSecond);
+        }
     }
 
-    /** {@code {"source": "s1", "targets": [{"name", "primary", "replicas", "engine", "key_range"}]}}. */
+    /** Unlimited. */
+    public ReshardSpec(String source, List<Target> targets) {
+        this(source, targets, 0);
+    }
+
+    /** {@code {"source": "s1", "targets": [{"name", "primary", "replicas", "engine", "key_range"}]}}, and
+     * {@code "max_rows_per_second"} when it is not 0. */
     public ObjectNode toJson() {
         ObjectNode spec = JsonNodeFactory.instance.objectNode().put("source", source);
         ArrayNode array = spec.putArray("targets");
@@ -39,6 +49,9 @@ public record ReshardSpec(String source, List<Target> targets) {
             ObjectNode node = array.addObject().put("name", target.name()).put("primary", target.primary());
             target.replicas().forEach(node.putArray("replicas")::add);
             node.put("engine", target.engine()).put("key_range", target.keyRange());
+        }
+        if (maxRowsPerSecond > 0) {
+            spec.put("max_rows_per_second", maxRowsPerSecond);
         }
         return spec;
     }
@@ -52,6 +65,6 @@ public record ReshardSpec(String source, List<Target> targets) {
             targets.add(new Target(target.path("name").asText(), target.path("primary").asText(), replicas,
                     target.path("engine").asText(), target.path("key_range").asText()));
         }
-        return new ReshardSpec(spec.path("source").asText(), targets);
+        return new ReshardSpec(spec.path("source").asText(), targets, spec.path("max_rows_per_second").asLong(0));
     }
 }

@@ -55,6 +55,22 @@ final class PausedStreams implements DiffPoints, AutoCloseable {
         return streams;
     }
 
+    /** The source's binlog position now: the streams are caught up once every target {@linkplain #reached reached} it. */
+    MariaDbGtidPosition sourcePosition() throws SQLException {
+        try (Connection connection = source.connect(); java.sql.Statement statement = connection.createStatement();
+             java.sql.ResultSet rows = statement.executeQuery("SELECT @@gtid_binlog_pos")) {
+            return MariaDbGtidPosition.parse(rows.next() && rows.getString(1) != null ? rows.getString(1) : "");
+        }
+    }
+
+    /**
+     * Whether every target applied the source's transactions up to {@code position} (or they were not for it). A
+     * stream that applied nothing yet has no lag to show: this is what says it read its backlog.
+     */
+    synchronized boolean reached(MariaDbGtidPosition position) {
+        return position.isEmpty() || applied().values().stream().allMatch(applied -> applied != null && applied.hasReached(position));
+    }
+
     @Override
     public synchronized MatchedSnapshots open() throws SQLException {
         List<Connection> opened = new ArrayList<>();

@@ -28,7 +28,7 @@ import java.util.List;
  * The reshard's diff: each table compared between the source and the union of the targets, at matched positions
  * ({@link PausedStreams}), chunk by chunk; after each chunk the job stores the table's checkpoint, so a diff resumes on
  * whichever proxy takes the job next. Rows that differ are counted in the job's diff progress and the first ones named
- * in its error.
+ * in its error. A job's {@code max_rows_per_second} caps its chunks at half a second's rows and paces them ({@link RowRate}).
  */
 final class ReshardDiff {
     private static final System.Logger LOG = System.getLogger(ReshardDiff.class.getName());
@@ -38,12 +38,27 @@ final class ReshardDiff {
     private final ReshardPlan plan;
     private final PausedStreams points;
     private final StorageAdapters adapters;
+    private final RowRate rate;
+    /** Rows compared by this runner, over every table: what {@link #rate} counts. */
+    private final java.util.concurrent.atomic.AtomicLong compared = new java.util.concurrent.atomic.AtomicLong();
 
     ReshardDiff(JobContext context, ReshardPlan plan, PausedStreams points, StorageAdapters adapters) {
         this.context = context;
         this.plan = plan;
         this.points = points;
         this.adapters = adapters;
+        this.rate = new RowRate(CopyThrottle.maxRowsPerSecond(context.job()), System::nanoTime);
+        rate.count(compared::get);
+    }
+
+    /** The default options, with chunks of at most half a second's rows under a {@code max_rows_per_second}. */
+    static DiffOptions options(long maxRowsPerSecond) {
+        DiffOptions defaults = DiffOptions.defaults();
+        if (maxRowsPerSecond == 0) {
+            return defaults;
+        }
+        long cap = Math.max(1, Math.min(defaults.maxChunkRows(), maxRowsPerSecond / 2));
+        return defaults.withChunkRows(Math.min(defaults.firstChunkRows(), cap), Math.min(defaults.minChunkRows(), cap), cap);
     }
 
     /** Compares every table not finished before; the job's diff progress covers them all. */
@@ -54,6 +69,8 @@ final class ReshardDiff {
         }
         var sourceChecksum = adapters.forEngine(plan.sourceEngine()).checksum();
         List<String> named = java.util.Collections.synchronizedList(new ArrayList<>()); // mismatches come from worker threads
+        DiffOptions options = options(CopyThrottle.maxRowsPerSecond(context.job()));
+        rate.reason(); // the rate's baseline: now, nothing compared
         for (CopyTable table : plan.tables()) {
             if (ReshardExecutor.stopped(context)) {
                 return;
@@ -64,7 +81,7 @@ final class ReshardDiff {
             if (from.finished()) {
                 continue;
             }
-            TableDiff diff = TableDiff.of(name, points, sourceChecksum, targets, DiffOptions.defaults());
+            TableDiff diff = TableDiff.of(name, points, sourceChecksum, targets, options);
             try {
                 compare(diff, from, table, key, named);
             } catch (RuntimeException e) {
@@ -95,9 +112,19 @@ final class ReshardDiff {
                 }
             }
 
+            private long rowsBefore = from.rowsCompared();
+
             @Override
             public void checkpoint(DiffCheckpoint checkpoint) {
                 save(key, checkpoint, named);
+                compared.addAndGet(checkpoint.rowsCompared() - rowsBefore);
+                rowsBefore = checkpoint.rowsCompared();
+                try {
+                    rate.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new Stopped();
+                }
                 if (context.cancelled() || context.lostLease()) {
                     throw new Stopped();
                 }

@@ -79,9 +79,12 @@ public final class ReshardExecutor implements JobExecutor {
     /** Copy, catch-up, diff and {@code ready} until the cutover; whether the keys (or tables) moved. */
     private boolean beforeSwitch(JobContext context, ReshardPlan plan) throws Exception {
         Job job = context.job();
-        TableCopy copy = new TableCopy(plan.sourceEndpoint(), plan.tables(), plan.targets(), settings,
-                CopyThrottle.of(live.applied().document(), plan, user), checkpoint -> saveCopy(context, checkpoint), adapters,
+        long maxRows = CopyThrottle.maxRowsPerSecond(job);
+        RowRate rate = new RowRate(maxRows, System::nanoTime);
+        TableCopy copy = new TableCopy(plan.sourceEndpoint(), plan.tables(), plan.targets(), CopyThrottle.settings(settings, maxRows),
+                CopyThrottle.of(live.applied().document(), plan, user, rate), checkpoint -> saveCopy(context, checkpoint), adapters,
                 notice -> LOG.log(System.Logger.Level.INFO, "job " + job.id() + ": " + notice));
+        rate.count(() -> copy.progress().tables().stream().mapToLong(CopyProgress.TableProgress::rowsCopied).sum());
         MariaDbGtidPosition copied;
         if (job.phase() == JobPhase.CREATED || job.phase() == JobPhase.COPYING) {
             context.phase(JobPhase.COPYING);
@@ -123,8 +126,12 @@ public final class ReshardExecutor implements JobExecutor {
         }
     }
 
-    /** Waits until the streams' lag is under a second; false when the job stopped meanwhile. */
+    /**
+     * Waits until the streams applied what the source held on entry and their lag is under a second (a stream that has
+     * not applied its backlog yet shows no lag); false when the job stopped meanwhile.
+     */
     private static boolean awaitCaughtUp(JobContext context, PausedStreams streams) throws Exception {
+        MariaDbGtidPosition backlog = streams.sourcePosition();
         for (long round = 0; ; round++) {
             double lag = streams.streams().lagSeconds();
             reportLag(context, lag, round);
@@ -132,7 +139,7 @@ public final class ReshardExecutor implements JobExecutor {
             if (stopped(context)) {
                 return false;
             }
-            if (lag < 1.0) {
+            if (lag < 1.0 && streams.reached(backlog)) {
                 return true;
             }
             Thread.sleep(POLL.toMillis());

@@ -93,6 +93,15 @@ class JobCommandTest {
                 """));
     }
 
+    @Test
+    void startSendsMaxRowsPerSecondAsANumber() throws IOException {
+        api.answer(201, COPYING);
+        assertThat(job("start", "move", "--tables", "shop.orders", "--to", "s2", "--max-rows-per-second", "5000")).as(err()).isZero();
+        assertThat(json.readTree(api.only().body())).isEqualTo(json.readTree("""
+                {"kind":"move","spec":{"tables":["shop.orders"],"target":"s2","max_rows_per_second":5000}}
+                """));
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "start|start needs reshard or move",
@@ -102,6 +111,7 @@ class JobCommandTest {
             "start reshard --source s1 --target s1a=h:1|--target needs NAME=PRIMARY[,REPLICA...]@ENGINE:KEY_RANGE, got 's1a=h:1'",
             "start reshard --source s1 --target s1a=h@innodb:-80|expected HOST:PORT, got 'h'",
             "start move --to s2|start move needs --tables",
+            "start move --tables shop.t --to s2 --max-rows-per-second fast|--max-rows-per-second needs a whole number of rows, got 'fast'",
             "start move --tables shop.t --source s0|--source does not apply to start",
             "show|show needs ID",
             "watch x --interval-ms 0|--interval-ms needs 1..3600000, not '0'",

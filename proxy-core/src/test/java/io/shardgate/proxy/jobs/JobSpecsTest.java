@@ -110,4 +110,27 @@ class JobSpecsTest {
         assertThatThrownBy(() -> specs.check(JobKind.MOVE, json.readTree(body), topology()))
                 .isInstanceOf(InvalidSpecException.class).hasMessage(message);
     }
+
+    @Test
+    void maxRowsPerSecondIsKeptForBothKindsAndZeroByDefault() throws Exception {
+        com.fasterxml.jackson.databind.node.ObjectNode request = (com.fasterxml.jackson.databind.node.ObjectNode) reshard("40-80", "80-c0");
+        JsonNode unlimited = specs.check(JobKind.RESHARD, request, topology());
+        assertThat(unlimited.has("max_rows_per_second")).isFalse();
+        assertThat(ReshardSpec.fromJson(unlimited).maxRowsPerSecond()).isZero();
+        request.put("max_rows_per_second", 5000);
+        JsonNode stored = specs.check(JobKind.RESHARD, request, topology());
+        assertThat(stored.path("max_rows_per_second").asLong()).isEqualTo(5000);
+        assertThat(ReshardSpec.fromJson(stored).maxRowsPerSecond()).isEqualTo(5000);
+        MoveSpec move = MoveSpec.fromJson(specs.check(JobKind.MOVE,
+                json.readTree("{\"tables\": [\"shop.settings\"], \"target\": \"s2\", \"max_rows_per_second\": 200}"), topology()));
+        assertThat(move).isEqualTo(new MoveSpec(java.util.List.of("shop.settings"), "s0", "s2", "rocksdb", 200));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {"-1", "1.5", "\"fast\"", "true"})
+    void aBadMaxRowsPerSecondNamesItsField(String value) throws Exception {
+        JsonNode body = json.readTree("{\"tables\": [\"shop.settings\"], \"target\": \"s2\", \"max_rows_per_second\": " + value + "}");
+        assertThatThrownBy(() -> specs.check(JobKind.MOVE, body, topology()))
+                .isInstanceOf(InvalidSpecException.class).hasMessageStartingWith("max_rows_per_second: expected a whole number >= 0");
+    }
 }

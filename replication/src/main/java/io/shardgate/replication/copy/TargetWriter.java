@@ -19,6 +19,8 @@ import java.util.List;
  * (InnoDB still checks its primary key; MyRocks then overwrites instead of looking up each key).
  */
 final class TargetWriter implements AutoCloseable {
+    private static final int ER_LOCK_DEADLOCK = 1213;
+    private static final int DEADLOCK_RETRIES = 5;
     private final CopyTarget target;
     private final Connection connection;
     private final int maxStatementBytes;
@@ -47,8 +49,24 @@ final class TargetWriter implements AutoCloseable {
         return target;
     }
 
-    /** Inserts {@code rows} and commits. */
+    /**
+     * Inserts {@code rows} and commits. A deadlock (the other lanes of the chunk insert next to these rows at the same
+     * time) rolled the whole transaction back: it is written again, up to {@link #DEADLOCK_RETRIES} times.
+     */
     void write(TableShape shape, List<Object[]> rows) throws SQLException {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                writeOnce(shape, rows);
+                return;
+            } catch (SQLException e) {
+                if (e.getErrorCode() != ER_LOCK_DEADLOCK || attempt >= DEADLOCK_RETRIES) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private void writeOnce(TableShape shape, List<Object[]> rows) throws SQLException {
         if (rows.isEmpty()) {
             return;
         }
