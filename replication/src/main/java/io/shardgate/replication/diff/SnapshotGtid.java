@@ -27,15 +27,18 @@ public final class SnapshotGtid {
      * Starts a read-only consistent-snapshot transaction (repeatable read) on {@code connection} and
      * returns the source GTID position it sees; empty when the server writes no binlog. The position is one where no
      * XA transaction was prepared and not yet ended: its PREPARE would lie before it and its COMMIT after, and a change
-     * stream started there could not apply it. The snapshot is taken again until XA RECOVER lists none after it and no
-     * XA COMMIT or ROLLBACK ran since just before it (at most {@value #XA_QUIET_ATTEMPTS} tries).
+     * stream started there could not apply it. The snapshot is taken again until, after it, no session runs XA PREPARE,
+     * XA RECOVER lists none, and no XA COMMIT or ROLLBACK ran since just before it (at most {@value #XA_QUIET_ATTEMPTS}
+     * tries).
      */
     public static MariaDbGtidPosition begin(Connection connection) throws SQLException {
         for (int attempt = 1; ; attempt++) {
             long ended = xaEnds(connection);
             beginSnapshot(connection);
             MariaDbGtidPosition position = position(connection);
-            if (!xaPrepared(connection) && xaEnds(connection) == ended) {
+            // In this order: an XA transaction in its PREPARE when the snapshot was taken is still preparing, or prepared,
+            // or ended since (counted), at each check after.
+            if (!xaPreparing(connection) && !xaPrepared(connection) && xaEnds(connection) == ended) {
                 return position;
             }
             end(connection);
@@ -50,6 +53,15 @@ public final class SnapshotGtid {
                 Thread.currentThread().interrupt();
                 throw new SQLException("interrupted while waiting for a snapshot without an XA transaction in flight", e);
             }
+        }
+    }
+
+    /** A session runs XA PREPARE now (its binlog group may be written before the snapshot, its state not yet shown). */
+    private static boolean xaPreparing(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM information_schema.PROCESSLIST"
+                     + " WHERE ID <> CONNECTION_ID() AND INFO LIKE '%XA PREPARE%'")) {
+            return rows.next() && rows.getLong(1) > 0;
         }
     }
 

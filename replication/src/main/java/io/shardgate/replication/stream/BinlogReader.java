@@ -60,6 +60,8 @@ public final class BinlogReader {
     private final AtomicReference<BinaryLogClient> client = new AtomicReference<>();
 
     private volatile MariaDbGtidPosition position;
+    /** XA transactions prepared and not yet ended, kept across this reader's connections. */
+    private final PreparedXa preparedXa = new PreparedXa();
     private volatile Consumer<String> notices = message -> { };
     private volatile TableSchemaSource schemas;
 
@@ -174,7 +176,7 @@ public final class BinlogReader {
             if (reachedUntil()) {
                 disconnectLater(connection);
             }
-        });
+        }, preparedXa);
         Silence silence = new Silence();
         connection.registerEventListener(event -> {
             silence.busy(true);

@@ -57,9 +57,15 @@ public final class TransactionAssembler {
     private boolean standalone;
     private List<Change> changes = new ArrayList<>();
     /** XA transactions prepared and not yet ended: their GTID and rows, by XA id. */
-    private final Map<XaId, Prepared> prepared = new HashMap<>();
+    private final PreparedXa prepared;
 
     public TransactionAssembler(TableSchemaSource schemas, DdlClassifier ddl, TableFilter filter, Output output) {
+        this(schemas, ddl, filter, output, new PreparedXa());
+    }
+
+    /** {@code prepared}: shared with the assemblers of the reader's earlier connections. */
+    TransactionAssembler(TableSchemaSource schemas, DdlClassifier ddl, TableFilter filter, Output output, PreparedXa prepared) {
+        this.prepared = requireNonNull(prepared, "prepared is null");
         this.schemas = requireNonNull(schemas, "schemas is null");
         this.ddl = requireNonNull(ddl, "ddl is null");
         this.filter = requireNonNull(filter, "filter is null");
@@ -233,14 +239,14 @@ public final class TransactionAssembler {
         if (id == null) {
             throw new StreamException("transaction " + gtid + ": cannot read the XA id of '" + abbreviate(sql) + "'");
         }
-        Prepared ended = prepared.remove(id);
+        PreparedXa.Prepared ended = prepared.take(id);
         if (ended == null) {
             throw new StreamException("transaction " + gtid + " ends XA transaction " + id + ", whose XA PREPARE lies before"
                     + " where this stream started reading: its rows cannot be applied. Start from a position before that"
                     + " XA PREPARE, or where no XA transaction was prepared and not yet ended");
         }
         Transaction transaction = Transaction.xaCompletion(gtid, header.getTimestamp() / 1000,
-                commit ? ended.changes : List.of(), ended.gtid);
+                commit ? ended.changes() : List.of(), ended.gtid());
         gtid = null;
         changes = new ArrayList<>();
         output.accept(transaction);
@@ -253,7 +259,7 @@ public final class TransactionAssembler {
             return;
         }
         XaId id = XaId.of(data);
-        if (prepared.putIfAbsent(id, new Prepared(gtid, changes)) != null) {
+        if (!prepared.put(id, new PreparedXa.Prepared(gtid, changes))) {
             throw new StreamException("transaction " + gtid + " prepares XA transaction " + id + ", already prepared");
         }
         Transaction marker = Transaction.xaPrepare(gtid, header.getTimestamp() / 1000);
@@ -271,8 +277,6 @@ public final class TransactionAssembler {
     private record Mapped(TableMapEventData map, Object resolved) {
     }
 
-    private record Prepared(MariaDbGtid gtid, List<Change> changes) {
-    }
 
     private static String abbreviate(String sql) {
         return sql.length() <= 80 ? sql : sql.substring(0, 77) + "...";
