@@ -18,6 +18,7 @@ import static java.util.Objects.requireNonNull;
  */
 public final class SnapshotGtid {
 
+    private static final System.Logger LOG = System.getLogger(SnapshotGtid.class.getName());
     static final int XA_QUIET_ATTEMPTS = 200;
 
     private SnapshotGtid() {
@@ -39,6 +40,10 @@ public final class SnapshotGtid {
             // In this order: an XA transaction in its PREPARE when the snapshot was taken is still preparing, or prepared,
             // or ended since (counted), at each check after.
             if (!xaPreparing(connection) && !xaPrepared(connection) && xaEnds(connection) == ended) {
+                if (attempt > 1) {
+                    LOG.log(attempt > 10 ? System.Logger.Level.INFO : System.Logger.Level.DEBUG, "a consistent snapshot at " + position
+                            + " after " + attempt + " tries: XA transactions were between PREPARE and COMMIT at the others");
+                }
                 return position;
             }
             end(connection);
@@ -60,7 +65,7 @@ public final class SnapshotGtid {
     private static boolean xaPreparing(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement();
              ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM information_schema.PROCESSLIST"
-                     + " WHERE ID <> CONNECTION_ID() AND INFO LIKE '%XA PREPARE%'")) {
+                     + " WHERE ID <> CONNECTION_ID() AND INFO LIKE '%XA PREPARE%' AND INFO NOT LIKE '%information_schema%'")) {
             return rows.next() && rows.getLong(1) > 0;
         }
     }
