@@ -363,7 +363,7 @@ class LockTablesIT {
     }
 
     /**
-     * A statement the shards refuse under LOCK TABLES (1100 from each shard's server), then UNLOCK TABLES at once, many
+     * A statement the shards refuse under LOCK TABLES (1100 from each shard's server), then UNLOCK TABLES at once, 300
      * times: the refused statement's hand-back, late on its connection's event loop, once gave the lock connection back
      * to its pool a second time while UNLOCK TABLES ran on it (1927 for the UNLOCK TABLES, in_use -1).
      */
@@ -376,7 +376,7 @@ class LockTablesIT {
                                     autocommit=True)
                 cur = c.cursor()
                 refused = 0
-                for i in range(40):
+                for i in range(300):
                     cur.execute("LOCK TABLES customers WRITE")
                     try:
                         cur.execute("SELECT COUNT(*) FROM orders")
@@ -387,7 +387,7 @@ class LockTablesIT {
                 """;
         Cli.Result python = Cli.run(List.of("/usr/bin/python3", "-c", script, Integer.toString(proxy.port())), null, 120);
         assertThat(python.status()).as(python.stderr()).isZero();
-        assertThat(python.stdout()).isEqualTo("40\n");
+        assertThat(python.stdout()).isEqualTo("300\n");
         awaitNoBackendInUse();
     }
 
