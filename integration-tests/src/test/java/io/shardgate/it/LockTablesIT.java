@@ -362,6 +362,35 @@ class LockTablesIT {
         awaitNoBackendInUse();
     }
 
+    /**
+     * A statement the shards refuse under LOCK TABLES (1100 from each shard's server), then UNLOCK TABLES at once, 300
+     * times: the refused statement's hand-back, late on its connection's event loop, once gave the lock connection back
+     * to its pool a second time while UNLOCK TABLES ran on it (1927 for the UNLOCK TABLES, in_use -1).
+     */
+    @Test
+    @Order(7)
+    void unlockTablesRightAfterAStatementTheShardsRefusedLeavesEveryPoolWhole() throws Exception {
+        String script = """
+                import sys, pymysql
+                c = pymysql.connect(host='127.0.0.1', port=int(sys.argv[1]), user='app', password='app', database='shop',
+                                    autocommit=True)
+                cur = c.cursor()
+                refused = 0
+                for i in range(300):
+                    cur.execute("LOCK TABLES customers WRITE")
+                    try:
+                        cur.execute("SELECT COUNT(*) FROM orders")
+                    except pymysql.err.OperationalError as e:
+                        refused += e.args[0] == 1100
+                    cur.execute("UNLOCK TABLES")
+                print(refused)
+                """;
+        Cli.Result python = Cli.run(List.of("/usr/bin/python3", "-c", script, Integer.toString(proxy.port())), null, 120);
+        assertThat(python.status()).as(python.stderr()).isZero();
+        assertThat(python.stdout()).isEqualTo("300\n");
+        awaitNoBackendInUse();
+    }
+
     private static int update(Statement statement, String sql) {
         try {
             return statement.executeUpdate(sql);

@@ -43,6 +43,8 @@ public final class BackendConnection {
     private volatile boolean untracked;
     private volatile long lastInsertId;
     private volatile BackendPool owner;
+    /** Lent by its pool: set when handed out, cleared by the one release or discard of that loan ({@link BackendPool}). */
+    final java.util.concurrent.atomic.AtomicBoolean lent = new java.util.concurrent.atomic.AtomicBoolean();
 
     BackendConnection(Channel channel, BackendTarget target, long capabilities, long shaping, long serverThreadId,
                       String schema, int statementCacheSize) {

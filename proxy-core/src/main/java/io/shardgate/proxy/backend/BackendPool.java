@@ -35,7 +35,8 @@ import static java.util.Objects.requireNonNull;
  * COM_RESET_CONNECTION first; one whose reset fails, or that is mid-response, is closed.
  *
  * <p>Leak hazard: a connection that is acquired and never released or discarded keeps its slot
- * forever. The session that acquires a connection releases it when the client disconnects.
+ * forever. The session that acquires a connection releases it when the client disconnects. Each loan ends once
+ * ({@link PoolLoans}): a second release or discard of a connection is refused and logged, never counted.
  */
 public final class BackendPool {
     private final BackendTarget target;
@@ -45,7 +46,7 @@ public final class BackendPool {
     private final Duration acquireTimeout;
     private final AtomicInteger open = new AtomicInteger();
     private final java.util.concurrent.atomic.LongAdder served = new java.util.concurrent.atomic.LongAdder();
-    private final AtomicInteger inUse = new AtomicInteger();
+    private final PoolLoans loans = new PoolLoans();
     private final ConcurrentLinkedDeque<BackendConnection> idle = new ConcurrentLinkedDeque<>();
     /** Guarded by {@code this}. */
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
@@ -78,7 +79,7 @@ public final class BackendPool {
     }
 
     public int inUse() {
-        return inUse.get();
+        return loans.count();
     }
 
     public int open() {
@@ -148,7 +149,7 @@ public final class BackendPool {
         String last = failure == null ? "none"
                 : failure.text() + " (" + TimeUnit.NANOSECONDS.toMillis(now - failure.atNanos()) + " ms ago)";
         return ErrorCode.BACKEND_POOL_TIMEOUT.exception(TimeUnit.NANOSECONDS.toMillis(now - waiter.since()),
-                target.shard(), target.role(), target.address(), inUse.get(), maxConnections, last);
+                target.shard(), target.role(), target.address(), loans.count(), maxConnections, last);
     }
 
     private static String describe(Throwable error) {
@@ -169,7 +170,9 @@ public final class BackendPool {
      * may hold unknown state is reset first.
      */
     public void release(BackendConnection connection) {
-        inUse.decrementAndGet();
+        if (!loans.end(connection, "released", idle.size())) {
+            return;
+        }
         if (retired || !connection.isOpen() || connection.isBusy() || !connection.isReading()) {
             // Mid-response, or paused with a response possibly unread: its protocol state is
             // unknown, and the next command's answer could never arrive. Close it.
@@ -193,7 +196,9 @@ public final class BackendPool {
 
     /** Closes a connection that must not be reused. */
     public void discard(BackendConnection connection) {
-        inUse.decrementAndGet();
+        if (!loans.end(connection, "discarded", idle.size())) {
+            return;
+        }
         closed(connection);
     }
 
@@ -315,7 +320,7 @@ public final class BackendPool {
                     open.decrementAndGet();
                     continue;
                 }
-                inUse.incrementAndGet();
+                loans.lend(candidate);
                 return candidate;
             }
         }
@@ -335,16 +340,17 @@ public final class BackendPool {
     }
 
     private void openFor(Waiter waiter) {
-        inUse.incrementAndGet();
+        loans.reserve();
         connector.connect(waiter.loop, target, waiter.shaping, waiter.schema).whenComplete((connection, error) -> {
             if (error != null) {
                 lastFailure = new Failure(describe(error), nanoTime.getAsLong());
-                inUse.decrementAndGet();
+                loans.unreserve();
                 open.decrementAndGet();
                 waiter.result.completeExceptionally(error);
                 drainWaiters();
             } else {
                 connection.owner(this);
+                loans.opened(connection);
                 live.add(connection);
                 connection.channel().closeFuture().addListener(closed -> live.remove(connection));
                 if (!waiter.result.complete(connection)) {
@@ -364,7 +370,7 @@ public final class BackendPool {
             // A connection cannot leave its schema; open a fresh one instead.
             connection.close();
             openFor(waiter);
-            inUse.decrementAndGet();
+            loans.end(connection, "closed for a fresh one", 0);
             return Served.LATER;
         }
         connection.run(Command.INIT_DB, waiter.schema).whenComplete((ok, error) -> {

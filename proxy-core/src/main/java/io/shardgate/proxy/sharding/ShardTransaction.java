@@ -296,10 +296,21 @@ final class ShardTransaction {
         return held;
     }
 
-    /** Ends the transaction: branch connections go back to their pools (closed when {@code broken}). */
+    /**
+     * Ends the transaction: branch connections go back to their pools (closed when {@code broken}). Only those still
+     * its branches: of two ends at once (the session's end on one worker, a failed statement's rollback on another),
+     * each branch goes back once.
+     */
     private void end(Map<String, BackendConnection> held, boolean broken) {
         boolean oneShot;
+        List<BackendConnection> ours = new java.util.ArrayList<>(held.size());
         synchronized (this) {
+            for (Map.Entry<String, BackendConnection> branch : held.entrySet()) {
+                CompletableFuture<BackendConnection> current = branches.get(branch.getKey());
+                if (current != null && current.isDone() && !current.isCompletedExceptionally() && current.join() == branch.getValue()) {
+                    ours.add(branch.getValue());
+                }
+            }
             // A branch that took the transaction's SET TRANSACTION as a session setting is reset before reuse.
             oneShot = beforeStart != null;
             ended++;
@@ -311,7 +322,7 @@ final class ShardTransaction {
             branchStreams.clear();
             written.clear();
         }
-        for (BackendConnection connection : held.values()) {
+        for (BackendConnection connection : ours) {
             if (broken || oneShot || !connection.isOpen()) {
                 connection.markUntracked();
             }

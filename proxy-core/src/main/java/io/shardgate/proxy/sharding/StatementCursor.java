@@ -47,6 +47,13 @@ final class StatementCursor implements ShardCursor, DirectRun.Connections {
     private final List<ShardResultStream> warned = new ArrayList<>();
     /** The statements to run on a stream's connection once its result ended (a join's copies to remove). */
     private final java.util.Map<ShardResultStream, List<ShardStatement.Step>> afterwards = new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * The streams whose connection is a pooled one, the statement's alone (not a transaction's branch, nor a lock
+     * connection): decided when the connection comes, since by the time a stream is handed back (on its connection's
+     * event loop, after an error) the session may already have ended its transaction or released its locks and given
+     * that connection back itself. Each is handed back to its pool once, by the removal from this set.
+     */
+    private final Set<ShardResultStream> pooled = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**
      * @param running   the session's connections running a statement now (KILL QUERY stops them)
@@ -84,6 +91,7 @@ final class StatementCursor implements ShardCursor, DirectRun.Connections {
             }
             stream.connection(connection);
             if (!transaction.isBranch(shard, connection)) {
+                pooled.add(stream);
                 stream.abandonable();
             }
             running.add(connection);
@@ -231,8 +239,8 @@ final class StatementCursor implements ShardCursor, DirectRun.Connections {
     }
 
     private void release(ShardResultStream stream, BackendConnection connection) {
-        if (transaction.isBranch(stream.shard(), connection)) {
-            return;
+        if (!pooled.remove(stream)) {
+            return; // the session's own connection (its owner gives it back), or handed back already
         }
         if (!connection.isOpen()) {
             connection.owner().discard(connection);

@@ -169,7 +169,7 @@ final class TableLocks {
      */
     void endTransaction(boolean commit, BiConsumer<String, String> committed) {
         RuntimeException failure = null;
-        for (Map.Entry<String, BackendConnection> lock : awaitIdle(false).entrySet()) {
+        for (Map.Entry<String, BackendConnection> lock : awaitIdle().entrySet()) {
             try {
                 if (commit) {
                     String gtid = ShardTransaction.join(CommitGtid.run(lock.getValue(), "COMMIT"));
@@ -200,27 +200,35 @@ final class TableLocks {
      * taken later are released at once. Blocks until the last response on each lock connection has ended.
      */
     CompletableFuture<Void> release(boolean sessionEnds) {
-        if (sessionEnds) {
-            synchronized (this) {
-                closed = true;
-            }
-        }
-        Map<String, BackendConnection> taken = awaitIdle(sessionEnds);
+        Map<String, BackendConnection> taken;
+        List<ShardResultStream> last;
+        // Taken and cleared at once: of two releases (the session's end on one worker, UNLOCK TABLES on another),
+        // only one gets the connections to unlock and give back.
         synchronized (this) {
+            closed |= sessionEnds;
+            taken = new TreeMap<>(held);
+            last = new ArrayList<>(lastStreams.values());
             held.clear();
             lastStreams.clear();
         }
+        awaitEnd(last, sessionEnds);
         return CompletableFuture.allOf(taken.values().stream().map(TableLocks::unlockAndRelease).toArray(CompletableFuture[]::new));
     }
 
-    /** The lock connections once the last response on each has ended ({@code cut}: a running one is closed first). */
-    private Map<String, BackendConnection> awaitIdle(boolean cut) {
+    /** The lock connections once the last response on each has ended; they stay held. */
+    private Map<String, BackendConnection> awaitIdle() {
         Map<String, BackendConnection> taken;
         List<ShardResultStream> last;
         synchronized (this) {
             taken = new TreeMap<>(held);
             last = new ArrayList<>(lastStreams.values());
         }
+        awaitEnd(last, false);
+        return taken;
+    }
+
+    /** Waits until each of the {@code last} responses has ended ({@code cut}: a running one's connection is closed first). */
+    private static void awaitEnd(List<ShardResultStream> last, boolean cut) {
         for (ShardResultStream stream : last) {
             if (cut && !stream.isComplete() && stream.connection() != null) {
                 stream.connection().close();
@@ -228,7 +236,6 @@ final class TableLocks {
             stream.close();
             stream.awaitComplete();
         }
-        return taken;
     }
 
     /** UNLOCK TABLES on {@code connection}, then back to its pool; closed instead when that failed or it is busy or gone. */

@@ -213,6 +213,29 @@ class BackendPoolTest {
     }
 
     @Test
+    void aConnectionGivenBackTwiceEntersTheIdleListOnceIsCountedOnceAndIsNeverLentToTwoSessions() {
+        BackendPool pool = pool(2);
+        BackendConnection a = acquire(pool).join();
+        pool.release(a);
+        pool.release(a); // a second hand-back of the same loan: refused
+        assertThat(pool.inUse()).as("never below zero").isZero();
+        assertThat(pool.idle()).as("once in the idle list").isEqualTo(1);
+
+        BackendConnection first = acquire(pool).join();
+        BackendConnection second = acquire(pool).join();
+        assertThat(second).as("not handed to a second session at once").isNotSameAs(first);
+        assertThat(pool.inUse()).isEqualTo(2);
+
+        pool.discard(first);
+        pool.discard(first);
+        pool.release(first);
+        assertThat(pool.inUse()).as("the second connection only").isEqualTo(1);
+        assertThat(pool.open()).as("one connection closed, its slot freed once").isEqualTo(1);
+        assertThat(pool.idle()).isZero();
+        assertThat(second.isOpen()).isTrue();
+    }
+
+    @Test
     void closingAllEndsTheLentConnectionsTooSayingWhy() {
         BackendPool pool = pool(4);
         BackendConnection lent = acquire(pool).join();

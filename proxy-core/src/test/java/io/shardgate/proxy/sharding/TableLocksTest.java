@@ -8,7 +8,9 @@ import io.shardgate.proxy.backend.BackendConnection;
 import io.shardgate.proxy.backend.BackendPool;
 import io.shardgate.proxy.backend.TestBackendConnections;
 import io.shardgate.proxy.error.BackendErrorException;
+import io.shardgate.proxy.execution.ColumnCollations;
 import io.shardgate.proxy.execution.Packets;
+import io.shardgate.proxy.execution.ShardResultStream;
 import io.shardgate.proxy.protocol.MySqlPacket;
 import io.shardgate.proxy.protocol.ServerStatus;
 import io.shardgate.router.exec.Role;
@@ -28,6 +30,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -152,6 +155,57 @@ class TableLocksTest {
         assertThat(locked).isCompleted();
         assertThat(locks.held()).isFalse();
         assertThat(pools.get("s0").inUse()).isZero();
+    }
+
+    @Test
+    void ofTwoReleasesAtOnceOnlyOneUnlocksAndGivesTheConnectionsBack() throws Exception {
+        CompletableFuture<Void> locked = lock("s0");
+        sent("s0");
+        reply("s0", ok());
+        assertThat(locked).isCompleted();
+        // The last statement on the lock connection is still answering: a release waits for its end.
+        ShardResultStream last = new ShardResultStream("s0", ColumnCollations.asReported(), stream -> { });
+        BackendConnection pinned = locks.connection(new ShardStatement("s0", "SELECT * FROM t", List.of(), Role.PRIMARY), last,
+                List.of(), CompletableFuture::completedFuture).join();
+
+        // UNLOCK TABLES on the session's worker, and the session's end (the client left) on another worker.
+        List<CompletableFuture<Void>> releases = new ArrayList<>();
+        List<Thread> workers = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            CompletableFuture<Void> released = new CompletableFuture<>();
+            releases.add(released);
+            Thread worker = new Thread(() -> locks.release(false).whenComplete((ok, error) -> {
+                if (error != null) {
+                    released.completeExceptionally(error);
+                } else {
+                    released.complete(null);
+                }
+            }));
+            workers.add(worker);
+            worker.start();
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        // Until each release waits for that response, or has returned (it had nothing to release).
+        while (!workers.stream().allMatch(worker -> worker.getState() == Thread.State.TIMED_WAITING
+                || worker.getState() == Thread.State.WAITING || worker.getState() == Thread.State.TERMINATED)
+                && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        last.complete(ServerStatus.AUTOCOMMIT, false); // that response ends
+        for (Thread worker : workers) {
+            worker.join(10_000);
+            assertThat(worker.isAlive()).isFalse();
+        }
+        servers.get("s0").runPendingTasks(); // what the workers left for the connection's loop (a close)
+
+        assertThat(sent("s0")).as("UNLOCK TABLES once").containsExactly(query("UNLOCK TABLES"));
+        assertThat(pinned.isOpen()).as("not closed by a second release while UNLOCK TABLES runs on it").isTrue();
+        reply("s0", ok());
+        assertThat(releases).allSatisfy(released -> assertThat(released).isCompleted());
+        assertThat(releases).noneSatisfy(released -> assertThat(released).isCompletedExceptionally());
+        assertThat(locks.held()).isFalse();
+        assertThat(pools.get("s0").inUse()).as("given back once").isZero();
+        assertThat(pools.get("s0").open()).isEqualTo(1);
     }
 
     @Test
