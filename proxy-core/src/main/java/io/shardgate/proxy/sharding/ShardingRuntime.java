@@ -71,7 +71,7 @@ public final class ShardingRuntime implements AutoCloseable {
                     sequence -> floor(controlPlane, schema, sequence), config.limits().sequenceBlock());
             XaDecisionTable decisions = XaDecisionTable.on(controlPlane, config.transactions().decisionShard());
             XaCoordinator coordinator = new XaCoordinator(decisions, decisionWork);
-            XaRecovery recovery = new XaRecovery(controlPlane, decisions, coordinator::inFlight, DECISION_RETENTION);
+            XaRecovery recovery = new XaRecovery(controlPlane, decisions, coordinator::inFlight, DECISION_RETENTION, true);
             recover(recovery);
             recoveryLoop.scheduleWithFixedDelay(() -> recover(recovery), RECOVERY_INTERVAL.toMillis(), RECOVERY_INTERVAL.toMillis(),
                     TimeUnit.MILLISECONDS);

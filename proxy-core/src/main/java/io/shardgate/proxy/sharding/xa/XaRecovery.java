@@ -36,7 +36,10 @@ import static java.util.Objects.requireNonNull;
  *       decision.</li>
  * </ol>
  * A branch still attached to a live session (another proxy's) cannot be finished from here: the
- * server answers XAER_NOTA and the branch counts as unavailable. Errors are counted per shard and
+ * server answers XAER_NOTA and the branch counts as unavailable. With {@code patient} (what a running proxy uses), a
+ * gtrid is only decided once an earlier pass of this instance saw it prepared too: another proxy's transaction between
+ * its PREPARE and its decision (milliseconds) is left to that proxy instead of being fenced into a rollback, and a
+ * branch a crashed coordinator left is finished one pass later. Errors are counted per shard and
  * retried by the next pass. Passes of one instance do not overlap.
  */
 public final class XaRecovery {
@@ -47,12 +50,22 @@ public final class XaRecovery {
     private final XaDecisionLog log;
     private final Predicate<String> inFlight;
     private final Duration decisionRetention;
+    private final boolean patient;
+    /** Gtrids the last pass saw prepared and not in flight here (with {@code patient}). */
+    private Set<String> seenLastPass = Set.of();
 
     /**
      * @param inFlight          true for a gtrid this process is still running (see {@link XaCoordinator#inFlight})
      * @param decisionRetention how old a settled decision must be before cleanup deletes it
      */
     public XaRecovery(ControlPlane controlPlane, XaDecisionLog log, Predicate<String> inFlight, Duration decisionRetention) {
+        this(controlPlane, log, inFlight, decisionRetention, false);
+    }
+
+    /** @param patient decide a gtrid only once an earlier pass of this instance saw it prepared too */
+    public XaRecovery(ControlPlane controlPlane, XaDecisionLog log, Predicate<String> inFlight, Duration decisionRetention,
+                      boolean patient) {
+        this.patient = patient;
         this.controlPlane = requireNonNull(controlPlane, "controlPlane is null");
         this.log = requireNonNull(log, "log is null");
         this.inFlight = requireNonNull(inFlight, "inFlight is null");
@@ -138,9 +151,15 @@ public final class XaRecovery {
     /** The decision of each gtrid to finish now; the gtrids left out are in flight or undecidable. */
     private Map<String, XaDecision> decide(Map<String, Set<String>> shardsByGtrid, Map<String, Tally> tallies) {
         Map<String, XaDecision> decisions = new LinkedHashMap<>();
+        Set<String> seen = new HashSet<>();
         shardsByGtrid.forEach((gtrid, shards) -> {
             if (inFlight.test(gtrid)) {
                 shards.forEach(shard -> tallies.get(shard).skippedInFlight++);
+                return;
+            }
+            seen.add(gtrid);
+            if (patient && !seenLastPass.contains(gtrid)) {
+                shards.forEach(shard -> tallies.get(shard).skippedInFlight++); // maybe another proxy's, in flight there
                 return;
             }
             try {
@@ -150,6 +169,7 @@ public final class XaRecovery {
                 LOG.log(System.Logger.Level.WARNING, "XA recovery: cannot decide " + gtrid + ": " + FailureText.of(e));
             }
         });
+        seenLastPass = seen;
         return decisions;
     }
 
