@@ -240,6 +240,28 @@ class XaCoordinationIT {
     }
 
     @Test
+    void aPatientRecoveryLeavesAGtridItSawPreparedOnceAloneAndRollsItBackTheNextPass() throws Exception {
+        String gtrid = ids.next();
+        int row = writeOnBothShards(gtrid);
+        prepareAndCrash(gtrid, false);
+
+        XaRecovery patient = new XaRecovery(controlPlane, decisions, other -> false, Duration.ofHours(1), true);
+        XaRecoverySummary first = patient.resolveAll();
+        assertThat(first.shards().values()).as("maybe another proxy's, between its PREPARE and its decision").allSatisfy(shard -> {
+            assertThat(shard.skippedInFlight()).isEqualTo(1);
+            assertThat(shard.rolledBack() + shard.committed()).isZero();
+        });
+        assertThat(decisionOf(gtrid)).as("not fenced").isNull();
+        assertThat(preparedBranches()).containsExactlyInAnyOrder(gtrid + "/s0", gtrid + "/s1");
+
+        XaRecoverySummary second = patient.resolveAll();
+        assertThat(second.rolledBack()).isEqualTo(2);
+        assertThat(decisionOf(gtrid)).isEqualTo("abort");
+        assertThat(visibleOn(SHARDS, row)).containsExactly(false, false);
+        assertNoPreparedBranches();
+    }
+
+    @Test
     void recoveryLeavesATransactionInFlightInThisProcessAlone() throws Exception {
         String gtrid = ids.next();
         int row = writeOnBothShards(gtrid);
