@@ -19,7 +19,7 @@ import static java.util.Objects.requireNonNull;
 public final class SnapshotGtid {
 
     private static final System.Logger LOG = System.getLogger(SnapshotGtid.class.getName());
-    static final int XA_QUIET_ATTEMPTS = 200;
+    static final java.time.Duration XA_QUIET_WAIT = java.time.Duration.ofSeconds(30);
 
     private SnapshotGtid() {
     }
@@ -29,10 +29,11 @@ public final class SnapshotGtid {
      * returns the source GTID position it sees; empty when the server writes no binlog. The position is one where no
      * XA transaction was prepared and not yet ended: its PREPARE would lie before it and its COMMIT after, and a change
      * stream started there could not apply it. The snapshot is taken again until, after it, no session runs XA PREPARE,
-     * XA RECOVER lists none, and no XA COMMIT or ROLLBACK ran since just before it (at most {@value #XA_QUIET_ATTEMPTS}
-     * tries).
+     * XA RECOVER lists none, and no XA COMMIT or ROLLBACK ran since just before it (for at most
+     * {@link #XA_QUIET_WAIT}).
      */
     public static MariaDbGtidPosition begin(Connection connection) throws SQLException {
+        long started = System.nanoTime();
         for (int attempt = 1; ; attempt++) {
             long ended = xaEnds(connection);
             beginSnapshot(connection);
@@ -47,13 +48,14 @@ public final class SnapshotGtid {
                 return position;
             }
             end(connection);
-            if (attempt >= XA_QUIET_ATTEMPTS) {
+            if (System.nanoTime() - started > XA_QUIET_WAIT.toNanos()) {
                 throw new SQLException("no moment without an XA transaction between its PREPARE and its COMMIT in "
-                        + XA_QUIET_ATTEMPTS + " snapshots: a change stream started at such a position could not apply it"
-                        + " (XA RECOVER lists the prepared ones)");
+                        + attempt + " snapshots over " + XA_QUIET_WAIT.toSeconds() + " s: a change stream started at such a"
+                        + " position could not apply it (XA RECOVER lists the prepared ones; sustained cross-shard XA"
+                        + " traffic on this shard leaves none)");
             }
             try {
-                Thread.sleep(Math.min(attempt, 20));
+                Thread.sleep(Math.min(attempt, 5));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new SQLException("interrupted while waiting for a snapshot without an XA transaction in flight", e);
