@@ -155,4 +155,46 @@ final class JobsApi {
     private static JsonNode unwrap(JsonNode body) {
         return body.has("job") ? body.get("job") : body;
     }
+
+    /** The job once a cutover switched it, and how many cutover requests that took. */
+    record Switched(JsonNode job, int attempts) {
+    }
+
+    /**
+     * Asks for the cutover of {@code id} until it switches ({@code switched}, or {@code done}): again when it aborts back
+     * to {@code ready}, at most {@code attempts} times; saying so on {@code out}.
+     */
+    Switched cutover(String id, int attempts, java.io.PrintStream out) throws IOException, InterruptedException {
+        for (int attempt = 1; attempt <= attempts; attempt++) {
+            String errorBefore = job(id).path("error").asText();
+            act(id, "cutover");
+            JsonNode after = awaitCutover(id, errorBefore, out);
+            if (after != null) {
+                return new Switched(after, attempt);
+            }
+        }
+        throw new IllegalStateException("the cutover aborted " + attempts + " times: " + job(id));
+    }
+
+    /** The job once the cutover switched it, or null when it aborted back to ready (a new error). */
+    private JsonNode awaitCutover(String id, String errorBefore, java.io.PrintStream out) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+        while (System.nanoTime() < deadline) {
+            JsonNode job = job(id);
+            String phase = job.path("phase").asText();
+            String error = job.path("error").asText();
+            if (phase.equals("done") || phase.equals("switched")) {
+                return job;
+            }
+            if (phase.equals("ready") && !error.equals(errorBefore) && error.contains("cutover aborted")) {
+                out.println("the cutover aborted (" + error + "); asking again");
+                return null;
+            }
+            if (Set.of("failed", "cancelled", "reversed").contains(phase)) {
+                throw new IllegalStateException("job " + id + " is " + phase + " after the cutover was asked: " + job);
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+        throw new IllegalStateException("the cutover of " + id + " did not end within 5 minutes: " + job(id));
+    }
 }

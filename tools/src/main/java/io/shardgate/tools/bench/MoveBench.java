@@ -10,16 +10,10 @@ import io.shardgate.storage.Engine;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -84,48 +78,33 @@ final class MoveBench {
             return 2;
         }
         Path jar = options.proxyJar() != null ? options.proxyJar() : MemoryBench.besideToolsJar();
-        Path logs = Files.createTempDirectory("shardgate-bench-move");
-        Deque<AutoCloseable> started = new ArrayDeque<>();
-        try {
-            return run(options, jar, logs, started);
-        } catch (SQLException e) {
-            throw new IOException("bench move: " + e.getErrorCode() + " " + e.getSQLState() + " " + e.getMessage(), e);
-        } finally {
-            out.println("stopping everything the bench started (logs in " + logs + ")");
-            while (!started.isEmpty()) {
-                try {
-                    started.pop().close();
-                } catch (Exception e) {
-                    err.println("cleanup: " + e);
-                }
-            }
-        }
+        return BenchScope.run("bench move", out, err, scope -> run(options, jar, scope));
     }
 
-    private int run(Options options, Path jar, Path logs, Deque<AutoCloseable> started)
+    private int run(Options options, Path jar, BenchScope scope)
             throws IOException, InterruptedException, SQLException {
         long begun = System.nanoTime();
         Topology topology = Topology.start(TopologySpec.builder().shard("s0", Engine.INNODB, 1).shard("s1", Engine.ROCKSDB, 0).build());
-        started.push(topology);
+        scope.started(topology);
         String user = topology.accounts().user();
         String password = topology.accounts().password();
         Node s0 = topology.shard("s0").primary();
         Node s1 = topology.shard("s1").primary();
         out.printf(Locale.ROOT, "bench move: %,d rows, MariaDB %s, %s; logs in %s%n", options.rows(),
-                s0.queryString("SELECT VERSION()"), topology.launcherDescription(), logs);
+                s0.queryString("SELECT VERSION()"), topology.launcherDescription(), scope.logs());
         long preparing = System.nanoTime();
         s0.execute("CREATE DATABASE sbtest", WriteProbe.DDL);
         ShardedLoad.load(Map.of("-", s0), options.rows());
         out.printf(Locale.ROOT, "prepared %,d sysbench rows straight onto s0 (InnoDB) in %.1f s%n", count(s0),
                 (System.nanoTime() - preparing) / 1e9);
-        ProxyProcess proxy = ProxyProcess.start(jar, JVM_OPTIONS, yaml(topology), logs, "proxy");
-        started.push(proxy);
+        ProxyProcess proxy = ProxyProcess.start(jar, JVM_OPTIONS, yaml(topology), scope.logs(), "proxy");
+        scope.started(proxy);
         out.printf("one proxy on port %d (admin %d), file topology and job store%n", proxy.port(), proxy.adminPort());
 
-        SysbenchLoad load = SysbenchLoad.start("sysbench", proxy.port(), user, password, options.threads(), options.rows(), true, logs);
-        started.push(load);
+        SysbenchLoad load = SysbenchLoad.start("sysbench", proxy.port(), user, password, options.threads(), options.rows(), true, scope.logs());
+        scope.started(load);
         WriteProbe probe = new WriteProbe(0, proxy.port(), user, password, KeyRange.parse("-"));
-        started.push(probe);
+        scope.started(probe);
         probe.start();
         out.printf("load: sysbench oltp_read_write --skip_trx=on, %d threads, and a probe writing every 10 ms into %s, through"
                 + " the proxy; %d s before the job%n", options.threads(), WriteProbe.TABLE, options.secondsBefore());
@@ -140,25 +119,19 @@ final class MoveBench {
         out.println("sizes: " + ready.path("checkpoints").path("sizes"));
 
         long cutoverFrom = System.nanoTime();
-        int attempts = 0;
-        JsonNode after = null;
-        while (after == null && attempts < MAX_CUTOVER_ATTEMPTS) {
-            attempts++;
-            after = cutover(jobs, id);
-        }
-        if (after == null) {
-            throw new IllegalStateException("the cutover aborted " + attempts + " times: " + jobs.job(id));
-        }
+        JobsApi.Switched switched = jobs.cutover(id, MAX_CUTOVER_ATTEMPTS, out);
+        JsonNode after = switched.job();
+        int attempts = switched.attempts();
         long cutoverTo = System.nanoTime();
         out.printf(Locale.ROOT, "%s %.1f s after the cutover was asked%n", after.path("phase").asText(), (cutoverTo - cutoverFrom) / 1e9);
-        awaitWritesAfter(probe);
+        WriteProbe.awaitMore(List.of(probe), 100);
         if (after.path("phase").asText().equals("switched")) {
             jobs.act(id, "complete");
             jobs.await(id, Set.of("done"), Duration.ofMinutes(5));
             out.println("done after complete");
         }
         String sourceBefore = s0.queryString("SELECT @@gtid_binlog_pos");
-        awaitWritesAfter(probe);
+        WriteProbe.awaitMore(List.of(probe), 100);
         String sourceAfter = s0.queryString("SELECT @@gtid_binlog_pos");
         probe.close();
         SysbenchLoad.Outcome outcome = load.stop();
@@ -170,39 +143,6 @@ final class MoveBench {
         return report(options, s1, jobs.job(id), ready, probe, outcome, attempts, cutoverFrom, cutoverTo, begun, failures);
     }
 
-    /** Asks for the cutover once; the job after it (switched or done), or null when the cutover aborted back to ready. */
-    private JsonNode cutover(JobsApi jobs, String id) throws IOException, InterruptedException {
-        String errorBefore = jobs.job(id).path("error").asText();
-        jobs.act(id, "cutover");
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-        while (System.nanoTime() < deadline) {
-            JsonNode job = jobs.job(id);
-            String phase = job.path("phase").asText();
-            String error = job.path("error").asText();
-            if (phase.equals("done") || phase.equals("switched")) {
-                return job;
-            }
-            if (phase.equals("ready") && !error.equals(errorBefore) && error.contains("cutover aborted")) {
-                out.println("the cutover aborted (" + error + "); asking again");
-                return null;
-            }
-            if (Set.of("failed", "cancelled", "reversed").contains(phase)) {
-                throw new IllegalStateException("job " + id + " is " + phase + " after the cutover was asked: " + job);
-            }
-            TimeUnit.MILLISECONDS.sleep(100);
-        }
-        throw new IllegalStateException("the cutover of " + id + " did not end within 5 minutes: " + jobs.job(id));
-    }
-
-    /** Lets the probe get 100 more writes acknowledged (about a second), within 30 s: after the switch, after done. */
-    private static void awaitWritesAfter(WriteProbe probe) throws InterruptedException {
-        int base = probe.acknowledged();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (probe.acknowledged() < base + 100 && System.nanoTime() < deadline) {
-            TimeUnit.MILLISECONDS.sleep(50);
-        }
-    }
-
     private int report(Options options, Node s1, JsonNode job, JsonNode ready, WriteProbe probe, SysbenchLoad.Outcome outcome,
                        int attempts, long cutoverFrom, long cutoverTo, long begun, List<String> failures) throws SQLException {
         List<Long> acknowledged = probe.ackedIds();
@@ -210,7 +150,7 @@ final class MoveBench {
         out.printf(Locale.ROOT, "probe: %,d writes acknowledged, longest pause over the whole run %d ms, %d errors%n",
                 probe.acknowledged(), TimeUnit.NANOSECONDS.toMillis(probe.longestGapNanos(0, Long.MAX_VALUE)), probe.errors().size());
         probe.errors().stream().limit(10).forEach(e -> failures.add("probe: " + e));
-        failures.addAll(ReshardReport.probeProblems(Map.of("-", probeIds(s1)), acknowledged).stream().limit(20).toList());
+        failures.addAll(ReshardReport.probeProblems(Map.of("-", WriteProbe.idsOn(s1)), acknowledged).stream().limit(20).toList());
         out.println(outcome.describe());
         if (outcome.diedEarly()) {
             failures.add(outcome.name() + " ended before the bench stopped it: " + outcome.errorLines());
@@ -265,17 +205,6 @@ final class MoveBench {
                 failures.isEmpty() ? "present once" : "see the failures", mismatches == 0 && compared > 0 ? "clean (checksums equal)" : "NOT clean");
         failures.forEach(f -> err.println("FAILED: " + f));
         return failures.isEmpty() ? 0 : 1;
-    }
-
-    private static List<Long> probeIds(Node node) throws SQLException {
-        List<Long> ids = new ArrayList<>();
-        try (Connection connection = node.connect(); Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT id FROM " + WriteProbe.TABLE)) {
-            while (rows.next()) {
-                ids.add(rows.getLong(1));
-            }
-        }
-        return ids;
     }
 
     private static long count(Node node) {

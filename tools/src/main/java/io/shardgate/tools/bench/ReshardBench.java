@@ -11,16 +11,10 @@ import io.shardgate.storage.Engine;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -86,37 +80,22 @@ final class ReshardBench {
             return 2;
         }
         Path jar = options.proxyJar() != null ? options.proxyJar() : MemoryBench.besideToolsJar();
-        Path logs = Files.createTempDirectory("shardgate-bench-reshard");
-        Deque<AutoCloseable> started = new ArrayDeque<>();
-        try {
-            return run(options, jar, logs, started);
-        } catch (SQLException e) {
-            throw new IOException("bench reshard: " + e.getErrorCode() + " " + e.getSQLState() + " " + e.getMessage(), e);
-        } finally {
-            out.println("stopping everything the bench started (logs in " + logs + ")");
-            while (!started.isEmpty()) {
-                try {
-                    started.pop().close();
-                } catch (Exception e) {
-                    err.println("cleanup: " + e);
-                }
-            }
-        }
+        return BenchScope.run("bench reshard", out, err, scope -> run(options, jar, scope));
     }
 
-    private int run(Options options, Path jar, Path logs, Deque<AutoCloseable> started)
+    private int run(Options options, Path jar, BenchScope scope)
             throws IOException, InterruptedException, SQLException {
         long begun = System.nanoTime();
         EtcdCluster etcd = EtcdCluster.start(1);
-        started.push(etcd);
+        scope.started(etcd);
         Topology topology = Topology.start(TopologySpec.builder().shard("s0", Engine.INNODB, 1).shard("s1", Engine.INNODB, 1)
                 .shard("s2", Engine.INNODB, 0).shard("s3", Engine.ROCKSDB, 0).shard("dump", Engine.INNODB, 0).build());
-        started.push(topology);
+        scope.started(topology);
         String user = topology.accounts().user();
         String password = topology.accounts().password();
         Node s1 = topology.shard("s1").primary();
         out.printf(Locale.ROOT, "bench reshard: %,d rows, MariaDB %s, %s; etcd %s; logs in %s%n", options.rows(),
-                s1.queryString("SELECT VERSION()"), topology.launcherDescription(), etcd.endpoint(0), logs);
+                s1.queryString("SELECT VERSION()"), topology.launcherDescription(), etcd.endpoint(0), scope.logs());
         Node s0 = topology.shard("s0").primary();
         long preparing = System.nanoTime();
         for (Node shard : List.of(s0, s1)) {
@@ -132,8 +111,8 @@ final class ReshardBench {
         List<ProxyProcess> proxies = new ArrayList<>();
         String prefix = "/shardgate/bench-reshard-" + System.nanoTime();
         for (int i = 0; i < 2; i++) {
-            ProxyProcess proxy = ProxyProcess.start(jar, JVM_OPTIONS, yaml(topology, etcd, prefix, i, logs), logs, "proxy-" + i);
-            started.push(proxy);
+            ProxyProcess proxy = ProxyProcess.start(jar, JVM_OPTIONS, yaml(topology, etcd, prefix, i, scope.logs()), scope.logs(), "proxy-" + i);
+            scope.started(proxy);
             proxies.add(proxy);
         }
         out.printf("two proxies on port %d and %d (admin %d, %d)%n", proxies.get(0).port(), proxies.get(1).port(),
@@ -144,11 +123,11 @@ final class ReshardBench {
         List<WriteProbe> probes = new ArrayList<>();
         for (int i = 0; i < proxies.size(); i++) {
             SysbenchLoad load = SysbenchLoad.start("sysbench-proxy-" + i, proxies.get(i).port(), user, password, options.threads(),
-                    options.rows(), options.skipTrx(), logs);
-            started.push(load);
+                    options.rows(), options.skipTrx(), scope.logs());
+            scope.started(load);
             loads.add(load);
             WriteProbe probe = new WriteProbe(i, proxies.get(i).port(), user, password, moving);
-            started.push(probe);
+            scope.started(probe);
             probes.add(probe);
             probe.start();
         }
@@ -173,18 +152,12 @@ final class ReshardBench {
                 ready.path("diff").path("rows_compared").asLong(), ready.path("diff").path("mismatches").asLong());
 
         long cutoverFrom = System.nanoTime();
-        int attempts = 0;
-        JsonNode after = null;
-        while (after == null && attempts < MAX_CUTOVER_ATTEMPTS) {
-            attempts++;
-            after = cutover(jobs, id);
-        }
-        if (after == null) {
-            throw new IllegalStateException("the cutover aborted " + attempts + " times: " + jobs.job(id));
-        }
+        JobsApi.Switched switched = jobs.cutover(id, MAX_CUTOVER_ATTEMPTS, out);
+        JsonNode after = switched.job();
+        int attempts = switched.attempts();
         long cutoverTo = System.nanoTime();
         out.printf(Locale.ROOT, "%s %.1f s after the cutover was asked%n", after.path("phase").asText(), (cutoverTo - cutoverFrom) / 1e9);
-        awaitWritesAfter(probes);
+        WriteProbe.awaitMore(probes, 100);
         if (after.path("phase").asText().equals("switched")) {
             // The reverse streams ran meanwhile; the bench keeps the new layout.
             jobs.act(id, "complete");
@@ -203,41 +176,6 @@ final class ReshardBench {
                 cutoverTo, begun);
     }
 
-    /** Asks for the cutover once; the job after it (done or switched), or null when the cutover aborted back to ready. */
-    private JsonNode cutover(JobsApi jobs, String id) throws IOException, InterruptedException {
-        String errorBefore = jobs.job(id).path("error").asText();
-        jobs.act(id, "cutover");
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-        while (System.nanoTime() < deadline) {
-            JsonNode job = jobs.job(id);
-            String phase = job.path("phase").asText();
-            String error = job.path("error").asText();
-            if (phase.equals("done") || phase.equals("switched")) {
-                return job;
-            }
-            if (phase.equals("ready") && !error.equals(errorBefore) && error.contains("cutover aborted")) {
-                out.println("the cutover aborted (" + error + "); asking again");
-                return null;
-            }
-            if (Set.of("failed", "cancelled", "reversed").contains(phase)) {
-                throw new IllegalStateException("job " + id + " is " + phase + " after the cutover was asked: " + job);
-            }
-            TimeUnit.MILLISECONDS.sleep(100);
-        }
-        throw new IllegalStateException("the cutover of " + id + " did not end within 5 minutes: " + jobs.job(id));
-    }
-
-    /** Lets each probe get 100 more writes acknowledged (about a second) after the switch, within 30 s. */
-    private static void awaitWritesAfter(List<WriteProbe> probes) throws InterruptedException {
-        List<Integer> base = probes.stream().map(WriteProbe::acknowledged).toList();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        for (int i = 0; i < probes.size(); i++) {
-            while (probes.get(i).acknowledged() < base.get(i) + 100 && System.nanoTime() < deadline) {
-                TimeUnit.MILLISECONDS.sleep(50);
-            }
-        }
-    }
-
     private int report(Options options, Topology topology, JsonNode job, JsonNode ready, long sourceRows, ReshardBaselines.Rate dump,
                        ReshardBaselines.Rate crc, List<WriteProbe> probes, List<SysbenchLoad.Outcome> outcomes, int attempts,
                        long cutoverFrom, long cutoverTo, long begun) throws SQLException {
@@ -247,7 +185,7 @@ final class ReshardBench {
         owners.put("c0-", topology.shard("s3").primary());
         Map<String, List<Long>> rows = new LinkedHashMap<>();
         for (Map.Entry<String, Node> owner : owners.entrySet()) {
-            rows.put(owner.getKey(), probeIds(owner.getValue()));
+            rows.put(owner.getKey(), WriteProbe.idsOn(owner.getValue()));
         }
         List<Long> acknowledged = new ArrayList<>();
         List<Long> pauses = new ArrayList<>();
@@ -287,17 +225,6 @@ final class ReshardBench {
                 failures.isEmpty() ? "present once, on its owner" : "see the failures");
         failures.forEach(f -> err.println("FAILED: " + f));
         return failures.isEmpty() ? 0 : 1;
-    }
-
-    private static List<Long> probeIds(Node node) throws SQLException {
-        List<Long> ids = new ArrayList<>();
-        try (Connection connection = node.connect(); Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT id FROM " + WriteProbe.TABLE)) {
-            while (rows.next()) {
-                ids.add(rows.getLong(1));
-            }
-        }
-        return ids;
     }
 
     private static long count(Node node) {

@@ -116,6 +116,29 @@ final class WriteProbe implements AutoCloseable {
         return List.copyOf(errors);
     }
 
+    /** Lets each of {@code probes} get {@code writes} more writes acknowledged, within 30 s in all. */
+    static void awaitMore(List<WriteProbe> probes, int writes) throws InterruptedException {
+        List<Integer> base = probes.stream().map(WriteProbe::acknowledged).toList();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        for (int i = 0; i < probes.size(); i++) {
+            while (probes.get(i).acknowledged() < base.get(i) + writes && System.nanoTime() < deadline) {
+                TimeUnit.MILLISECONDS.sleep(50);
+            }
+        }
+    }
+
+    /** The ids of the probe rows on {@code node}. */
+    static List<Long> idsOn(io.shardgate.replication.topology.Node node) throws java.sql.SQLException {
+        List<Long> ids = new java.util.ArrayList<>();
+        try (Connection connection = node.connect(); java.sql.Statement statement = connection.createStatement();
+             java.sql.ResultSet rows = statement.executeQuery("SELECT id FROM " + TABLE)) {
+            while (rows.next()) {
+                ids.add(rows.getLong(1));
+            }
+        }
+        return ids;
+    }
+
     synchronized int acknowledged() {
         return ackedIds.size();
     }
