@@ -48,7 +48,7 @@ class RowRateTest {
 
     @Test
     void aLimitedDiffComparesAtMostHalfASecondsRowsAChunk() {
-        assertThat(ReshardDiff.options(0)).isEqualTo(DiffOptions.defaults());
+        assertThat(ReshardDiff.options(0)).isEqualTo(DiffOptions.defaults().withSnapshotHold(ReshardDiff.SNAPSHOT_HOLD));
         DiffOptions slow = ReshardDiff.options(2_000);
         assertThat(slow.maxChunkRows()).isEqualTo(1_000);
         assertThat(slow.firstChunkRows()).isEqualTo(1_000);

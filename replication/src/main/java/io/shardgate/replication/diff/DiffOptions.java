@@ -54,4 +54,8 @@ public record DiffOptions(Duration chunkTime, long firstChunkRows, long minChunk
     public DiffOptions withMaxReported(long rows) {
         return new DiffOptions(chunkTime, firstChunkRows, minChunkRows, maxChunkRows, narrowRows, rows, snapshotHold);
     }
+
+    public DiffOptions withSnapshotHold(Duration hold) {
+        return new DiffOptions(chunkTime, firstChunkRows, minChunkRows, maxChunkRows, narrowRows, maxReported, hold);
+    }
 }
