@@ -53,7 +53,17 @@ final class ReshardCutover {
             return back("cutover refused: " + refusal);
         }
         Cutover.Outcome outcome = new Cutover(topology, context.clock()).run(new Cutover.Request(context.job().id(),
-                List.of(plan.source()), plan.switchEdit(), MAX_HOLD, ACK_TIMEOUT), this::quiesced);
+                List.of(plan.source()), plan.switchEdit(), MAX_HOLD, ACK_TIMEOUT), new Cutover.Steps() {
+            @Override
+            public void quiesced(Duration remaining) throws Exception {
+                ReshardCutover.this.quiesced(remaining);
+            }
+
+            @Override
+            public String abandoned() {
+                return context.cancelled() ? "the job was cancelled" : null;
+            }
+        });
         if (!outcome.switched()) {
             return back("cutover aborted, writes go to " + plan.source() + " again: " + outcome.reason());
         }

@@ -32,6 +32,11 @@ public final class Cutover {
     public interface Steps {
         /** Throws to abort; {@code remaining}: the time left before the hold's bound. */
         void quiesced(Duration remaining) throws Exception;
+
+        /** Null to go on waiting for the proxies; else why the cutover gives up now (an operator's cancel). */
+        default String abandoned() {
+            return null;
+        }
     }
 
     /**
@@ -74,7 +79,7 @@ public final class Cutover {
         long heldAt = clock.millis();
         long acknowledged = -1;
         try {
-            awaitDrained(request, holdVersion, heldAt + request.ackTimeout().toMillis());
+            awaitDrained(request, steps, holdVersion, heldAt + request.ackTimeout().toMillis());
             acknowledged = clock.millis() - heldAt;
             steps.quiesced(Duration.ofMillis(Math.max(0, heldAt + request.maxHold().toMillis() - clock.millis())));
             long switchVersion = admin.commit(by, "moved keys from " + request.shards() + " and released their writes", tree -> {
@@ -97,8 +102,12 @@ public final class Cutover {
     }
 
     /** Waits until every registered proxy serves {@code version} or later and has drained the job's hold. */
-    private void awaitDrained(Request request, long version, long deadline) throws InterruptedException {
+    private void awaitDrained(Request request, Steps steps, long version, long deadline) throws InterruptedException {
         while (true) {
+            String abandoned = steps.abandoned();
+            if (abandoned != null) {
+                throw new IllegalStateException(abandoned);
+            }
             List<ProxyRegistration> proxies = admin.store().registrations();
             List<String> waiting = proxies.stream()
                     .filter(proxy -> proxy.version() < version || !proxy.holdsDrained().contains(request.job()))

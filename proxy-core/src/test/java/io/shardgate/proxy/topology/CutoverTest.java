@@ -139,6 +139,30 @@ class CutoverTest {
     }
 
     @Test
+    void aCancelWhileTheProxiesDrainAbortsAtOnceAndLiftsTheHold() throws Exception {
+        Cutover cutover = cutover();
+        reportDrained.set(false); // a proxy that would keep the cutover waiting for the whole ack timeout
+        java.util.concurrent.atomic.AtomicInteger polls = new java.util.concurrent.atomic.AtomicInteger();
+        Cutover.Outcome outcome = cutover.run(request(Duration.ofSeconds(30)), new Cutover.Steps() {
+            @Override
+            public void quiesced(Duration remaining) {
+                events.add("step");
+            }
+
+            @Override
+            public String abandoned() {
+                return polls.incrementAndGet() > 3 ? "the job was cancelled" : null;
+            }
+        });
+        assertThat(outcome.switched()).isFalse();
+        assertThat(outcome.reason()).isEqualTo("the job was cancelled");
+        assertThat(polls.get()).as("given up at the first poll after the cancel").isEqualTo(4);
+        assertThat(events).doesNotContain("step");
+        assertThat(live.applied().document().holds()).isEmpty();
+        assertThat(live.applied().document().shard("s1").orElseThrow().keyRange()).isEqualTo("80-");
+    }
+
+    @Test
     void aProxyThatNeverReportsItsWritesDoneAbortsWithinTheAckTimeout() throws Exception {
         Cutover cutover = cutover();
         reportDrained.set(false);
