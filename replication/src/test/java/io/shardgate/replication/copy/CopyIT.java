@@ -55,14 +55,14 @@ class CopyIT {
 
     @Test
     void splitsAHashShardedTableOverTwoTargetsWhileTheSourceChanges() throws Exception {
-        createOrders("split", 20_000);
+        createOrders("split", 40_000);
         List<CopyCheckpoint> checkpoints = new CopyOnWriteArrayList<>();
         TableCopy copy = fixture.copy(List.of(new CopyTable("split", "orders", "id", VINDEX)),
                 List.of(fixture.target("low", "-80"), fixture.target("high", "80-")),
                 CopySettings.defaults().withInitialChunk(500).withMaxChunk(2_000).withSnapshotTime(Duration.ofMillis(200)),
                 Throttle.NEVER, checkpoints::add);
         copy.createSchema(false);
-        SourceWriter writer = new SourceWriter(source, "split.orders", 20_001, 7).start();
+        SourceWriter writer = new SourceWriter(source, "split.orders", 40_001, 7).start();
         until("the writer to get going", Duration.ofSeconds(30), () -> writer.operations() > 50);
         MariaDbGtidPosition copied = copy.run(List.of());
         try (CopyStreams streams = copy.startStreaming(copied)) {
