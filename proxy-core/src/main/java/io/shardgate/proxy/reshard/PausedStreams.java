@@ -7,6 +7,7 @@ import io.shardgate.replication.diff.DiffPoints;
 import io.shardgate.replication.diff.MatchedSnapshots;
 import io.shardgate.replication.diff.SnapshotGtid;
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
+import io.shardgate.replication.gtid.SnapshotPoint;
 import io.shardgate.replication.stream.ServerEndpoint;
 
 import java.sql.Connection;
@@ -21,7 +22,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * The job's streams, and the matched snapshots its diff reads: to open a set, the streams stop, the source opens a
  * consistent snapshot at GTID position G, every target is brought to exactly G and opens its own, and the streams go on
- * from G. The targets then hold what the source held at G, while the source goes on taking writes.
+ * from G (reading from its lookback, for the XA transactions prepared before G and not yet committed: neither side
+ * shows them). The targets then hold what the source held at G, while the source goes on taking writes.
  */
 final class PausedStreams implements DiffPoints, AutoCloseable {
     private final TableCopy copy;
@@ -29,26 +31,35 @@ final class PausedStreams implements DiffPoints, AutoCloseable {
     private final List<CopyTarget> targets;
     private CopyStreams streams;
     /** Where the running streams started: a target that applied nothing since stands there. */
-    private MariaDbGtidPosition startedAt;
+    private SnapshotPoint startedAt;
 
-    PausedStreams(TableCopy copy, ServerEndpoint source, List<CopyTarget> targets, MariaDbGtidPosition from) {
+    PausedStreams(TableCopy copy, ServerEndpoint source, List<CopyTarget> targets, SnapshotPoint from) {
         this.copy = requireNonNull(copy, "copy is null");
         this.source = requireNonNull(source, "source is null");
         this.targets = List.copyOf(targets);
         start(from);
     }
 
-    private void start(MariaDbGtidPosition from) {
+    private void start(SnapshotPoint from) {
         streams = copy.startStreaming(from);
         startedAt = from;
     }
 
-    /** Each target's applied source position, once its streams stopped. */
+    /**
+     * Each target's applied source position, once its streams stopped: its watermark, which starts where the stream read
+     * from (the lookback) and stays before an XA PREPARE until its end, so a stream from it reads that PREPARE again.
+     */
     private Map<String, MariaDbGtidPosition> applied() {
         Map<String, MariaDbGtidPosition> applied = new HashMap<>();
         streams.applied().forEach((target, position) -> applied.put(target,
-                startedAt != null && !position.hasReached(startedAt) ? startedAt : position.isEmpty() ? null : position));
+                startedAt != null && !position.hasReached(startedAt.lookback()) ? startedAt.lookback()
+                        : position.isEmpty() ? null : position));
         return applied;
+    }
+
+    /** Whether every target applied everything up to {@code position}. */
+    private boolean appliedAll(MariaDbGtidPosition position) {
+        return applied().values().stream().allMatch(applied -> applied != null && applied.hasReached(position));
     }
 
     synchronized CopyStreams streams() {
@@ -68,7 +79,7 @@ final class PausedStreams implements DiffPoints, AutoCloseable {
      * stream that applied nothing yet has no lag to show: this is what says it read its backlog.
      */
     synchronized boolean reached(MariaDbGtidPosition position) {
-        return position.isEmpty() || applied().values().stream().allMatch(applied -> applied != null && applied.hasReached(position));
+        return position.isEmpty() || appliedAll(position);
     }
 
     @Override
@@ -79,7 +90,8 @@ final class PausedStreams implements DiffPoints, AutoCloseable {
             Map<String, MariaDbGtidPosition> applied = applied();
             Connection sourceConnection = source.connect();
             opened.add(sourceConnection);
-            MariaDbGtidPosition position = SnapshotGtid.begin(sourceConnection);
+            SnapshotPoint point = SnapshotGtid.begin(sourceConnection);
+            MariaDbGtidPosition position = point.position();
             copy.catchUpTo(applied, position);
             List<Connection> targetConnections = new ArrayList<>();
             for (CopyTarget target : targets) {
@@ -88,7 +100,7 @@ final class PausedStreams implements DiffPoints, AutoCloseable {
                 SnapshotGtid.beginSnapshot(connection);
                 targetConnections.add(connection);
             }
-            start(position);
+            start(point);
             return new Matched(sourceConnection, List.copyOf(targetConnections), position);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

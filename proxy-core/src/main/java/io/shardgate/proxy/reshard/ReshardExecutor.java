@@ -18,6 +18,7 @@ import io.shardgate.replication.copy.CopyProgress;
 import io.shardgate.replication.copy.CopySettings;
 import io.shardgate.replication.copy.TableCopy;
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
+import io.shardgate.replication.gtid.SnapshotPoint;
 import io.shardgate.storage.StorageAdapters;
 
 import java.time.Duration;
@@ -85,7 +86,7 @@ public final class ReshardExecutor implements JobExecutor {
                 CopyThrottle.of(live.applied().document(), plan, user, rate), checkpoint -> saveCopy(context, checkpoint), adapters,
                 notice -> LOG.log(System.Logger.Level.INFO, "job " + job.id() + ": " + notice));
         rate.count(() -> copy.progress().tables().stream().mapToLong(CopyProgress.TableProgress::rowsCopied).sum());
-        MariaDbGtidPosition copied;
+        SnapshotPoint copied;
         if (job.phase() == JobPhase.CREATED || job.phase() == JobPhase.COPYING) {
             context.phase(JobPhase.COPYING);
             List<CopyCheckpoint> resume = copyCheckpoints(context.job());
@@ -99,11 +100,13 @@ public final class ReshardExecutor implements JobExecutor {
             if (stopped(context)) {
                 return false;
             }
-            context.update(current -> current.withCheckpoint("copied", JsonNodeFactory.instance.textNode(copied.toString()))
+            context.update(current -> current.withCheckpoint("copied", JsonNodeFactory.instance.textNode(copied.position().toString()))
+                    .withCheckpoint("copied_lookback", JsonNodeFactory.instance.textNode(copied.lookback().toString()))
                     .withThrottle(null));
             context.phase(JobPhase.STREAMING);
         } else {
-            copied = MariaDbGtidPosition.parse(context.job().checkpoint("copied").map(JsonNode::asText).orElse(""));
+            copied = SnapshotPoint.of(MariaDbGtidPosition.parse(context.job().checkpoint("copied").map(JsonNode::asText).orElse("")),
+                    MariaDbGtidPosition.parse(context.job().checkpoint("copied_lookback").map(JsonNode::asText).orElse("")));
         }
         // From the copy's end, also when resumed: what a target applied since is skipped (its stored positions), and a
         // target that applied nothing yet has no position of its own to start from.

@@ -1,6 +1,6 @@
 package io.shardgate.replication.copy;
 
-import io.shardgate.replication.gtid.MariaDbGtidPosition;
+import io.shardgate.replication.gtid.SnapshotPoint;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -22,7 +22,7 @@ final class ChunkLoop {
     private final ExecutorService pool;
     private final String name;
     private final ChunkSizer sizer;
-    private MariaDbGtidPosition position;
+    private SnapshotPoint position;
     private long rowsCopied;
     private long rowsTotal;
 
@@ -31,7 +31,7 @@ final class ChunkLoop {
     }
 
     ChunkLoop(TableCopy copy, TableShape shape, List<List<TargetWriter>> writers, ExecutorService pool,
-              MariaDbGtidPosition position) {
+              SnapshotPoint position) {
         this.copy = copy;
         this.shape = shape;
         this.writers = writers;
@@ -44,7 +44,7 @@ final class ChunkLoop {
     }
 
     /** Copies the table; returns the position at which every copied row is current. */
-    MariaDbGtidPosition run() throws SQLException, ExecutionException, InterruptedException {
+    SnapshotPoint run() throws SQLException, ExecutionException, InterruptedException {
         CopyCheckpoint state = copy.latest(name);
         if (state.done()) {
             return position;
@@ -64,20 +64,21 @@ final class ChunkLoop {
             try (SourceSnapshot snapshot = SourceSnapshot.open(copy.source())) {
                 if (rowsTotal == 0) {
                     rowsTotal = snapshot.estimateRows(shape.table());
-                    copy.board().table(new CopyCheckpoint(name, lastKey, state.position(), rowsCopied, rowsTotal, false));
+                    copy.board().table(new CopyCheckpoint(name, lastKey, state.position(), rowsCopied, rowsTotal, false,
+                            state.lookback()));
                 }
-                MariaDbGtidPosition at = snapshot.position();
-                if (position != null && !position.equals(at)) {
+                SnapshotPoint at = snapshot.position();
+                if (position != null && !position.position().equals(at.position())) {
                     copy.board().phase(CopyProgress.Phase.CATCHING_UP);
                     // One worker: the stream applies one schema's transactions in order on one worker anyway.
-                    CopyStreams.catchUp(copy.source(), copy.targets(), copy.shapes(), copy.currentScopes(), position, at,
+                    CopyStreams.catchUp(copy.source(), copy.targets(), copy.shapes(), copy.currentScopes(), position, at.position(),
                             1, copy.notices());
                     copy.board().phase(CopyProgress.Phase.COPYING);
                 }
                 position = at;
                 if (copyFrom(snapshot, lastKey)) {
                     CopyCheckpoint last = copy.latest(name);
-                    copy.checkpoint(new CopyCheckpoint(name, last.lastPk(), position.toString(), rowsCopied,
+                    copy.checkpoint(new CopyCheckpoint(name, last.lastPk(), position, rowsCopied,
                             Math.max(rowsTotal, rowsCopied), true));
                     return position;
                 }
@@ -152,7 +153,7 @@ final class ChunkLoop {
         }
         rowsCopied += pending.rows();
         copy.board().copied(pending.rows());
-        copy.checkpoint(new CopyCheckpoint(name, pending.lastKey(), position.toString(), rowsCopied,
+        copy.checkpoint(new CopyCheckpoint(name, pending.lastKey(), position, rowsCopied,
                 Math.max(rowsTotal, rowsCopied), false));
         sizer.observe(pending.rows(), TableCopy.since(pending.startedNanos()));
     }

@@ -1,9 +1,11 @@
 package io.shardgate.replication.copy;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
+import io.shardgate.replication.gtid.SnapshotPoint;
 
 import java.util.List;
 
@@ -20,17 +22,35 @@ import static java.util.Objects.requireNonNull;
  * @param rowsCopied rows copied so far
  * @param rowsTotal  the source's estimate of the table's rows (engine statistics)
  * @param done       every row is copied; from here on the change stream keeps the table current
+ * @param lookback   where a stream going on from {@code position} reads from ({@link SnapshotPoint#lookback()}); empty
+ *                   when it is {@code position} (and in checkpoints written before it was kept)
  */
 public record CopyCheckpoint(String table, List<PkValue> lastPk, String position, long rowsCopied, long rowsTotal,
-                             boolean done) {
+                             boolean done, String lookback) {
     private static final ObjectMapper JSON = new ObjectMapper()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
+    @JsonCreator
     public CopyCheckpoint {
         requireNonNull(table, "table is null");
         lastPk = List.copyOf(requireNonNull(lastPk, "lastPk is null"));
         requireNonNull(position, "position is null");
         MariaDbGtidPosition.parse(position);
+        lookback = lookback == null ? "" : lookback;
+        MariaDbGtidPosition.parse(lookback);
+    }
+
+    /** A checkpoint at a position with no lookback of its own. */
+    public CopyCheckpoint(String table, List<PkValue> lastPk, String position, long rowsCopied, long rowsTotal,
+                          boolean done) {
+        this(table, lastPk, position, rowsCopied, rowsTotal, done, "");
+    }
+
+    /** A checkpoint at the snapshot {@code point}. */
+    public CopyCheckpoint(String table, List<PkValue> lastPk, SnapshotPoint point, long rowsCopied, long rowsTotal,
+                          boolean done) {
+        this(table, lastPk, point.position().toString(), rowsCopied, rowsTotal, done,
+                point.lookback().equals(point.position()) ? "" : point.lookback().toString());
     }
 
     /** A table nothing of which is copied yet. */
@@ -40,6 +60,11 @@ public record CopyCheckpoint(String table, List<PkValue> lastPk, String position
 
     public MariaDbGtidPosition gtid() {
         return MariaDbGtidPosition.parse(position);
+    }
+
+    /** The position, with where a stream going on from it reads from. */
+    public SnapshotPoint point() {
+        return SnapshotPoint.of(gtid(), MariaDbGtidPosition.parse(lookback));
     }
 
     public boolean started() {

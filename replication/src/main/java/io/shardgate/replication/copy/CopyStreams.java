@@ -1,6 +1,7 @@
 package io.shardgate.replication.copy;
 
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
+import io.shardgate.replication.gtid.SnapshotPoint;
 import io.shardgate.replication.stream.ChangeStream;
 import io.shardgate.replication.stream.ServerEndpoint;
 import io.shardgate.replication.stream.TableFilter;
@@ -36,7 +37,7 @@ public final class CopyStreams implements AutoCloseable {
     }
 
     static ChangeStream stream(ServerEndpoint source, CopyTarget target, Map<String, TableShape> shapes,
-                               CatchUpScope scope, MariaDbGtidPosition from, MariaDbGtidPosition until, int workers,
+                               CatchUpScope scope, SnapshotPoint from, MariaDbGtidPosition until, int workers,
                                Consumer<String> notices) {
         Set<String> schemas = new TreeSet<>();
         shapes.values().forEach(shape -> schemas.add(shape.table().schema()));
@@ -48,7 +49,7 @@ public final class CopyStreams implements AutoCloseable {
                 .workers(workers)
                 .notices(message -> notices.accept(target.name() + ": " + message));
         if (from != null) {
-            builder.fromGtid(from);
+            builder.fromSnapshot(from);
         }
         if (until != null) {
             builder.untilGtid(until);
@@ -58,11 +59,12 @@ public final class CopyStreams implements AutoCloseable {
 
     /**
      * Applies {@code from..until} to every target in parallel, each in its {@code scopes} entry; returns when all did.
+     * Every target holds what the snapshot at {@code from} showed of the rows in its scope.
      * A failed catch-up runs again, up to {@value #CATCH_UP_ATTEMPTS} times in all (a connection the loaded source
      * dropped): what a target applied is skipped the next time, by its stored positions.
      */
     static void catchUp(ServerEndpoint source, List<CopyTarget> targets, Map<String, TableShape> shapes,
-                        Map<String, CatchUpScope> scopes, MariaDbGtidPosition from, MariaDbGtidPosition until,
+                        Map<String, CatchUpScope> scopes, SnapshotPoint from, MariaDbGtidPosition until,
                         int workers, Consumer<String> notices) throws InterruptedException {
         for (int attempt = 1; ; attempt++) {
             try {
@@ -79,7 +81,7 @@ public final class CopyStreams implements AutoCloseable {
     }
 
     private static void catchUpOnce(ServerEndpoint source, List<CopyTarget> targets, Map<String, TableShape> shapes,
-                                    Map<String, CatchUpScope> scopes, MariaDbGtidPosition from,
+                                    Map<String, CatchUpScope> scopes, SnapshotPoint from,
                                     MariaDbGtidPosition until, int workers, Consumer<String> notices)
             throws InterruptedException {
         Map<String, ChangeStream> streams = new LinkedHashMap<>();
@@ -99,7 +101,7 @@ public final class CopyStreams implements AutoCloseable {
 
     /** Starts one endless stream per target from {@code from}; every table is copied (scopes without bounds). */
     public static CopyStreams start(ServerEndpoint source, List<CopyTarget> targets, Map<String, TableShape> shapes,
-                                    Map<String, CatchUpScope> scopes, MariaDbGtidPosition from, int workers,
+                                    Map<String, CatchUpScope> scopes, SnapshotPoint from, int workers,
                                     Consumer<String> notices) {
         Map<String, ChangeStream> streams = new LinkedHashMap<>();
         for (CopyTarget target : targets) {

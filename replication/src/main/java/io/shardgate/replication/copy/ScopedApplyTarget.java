@@ -49,6 +49,11 @@ final class ScopedApplyTarget implements ApplyTarget {
     }
 
     @Override
+    public void saveFloor(MariaDbGtidPosition floor) {
+        delegate.saveFloor(floor);
+    }
+
+    @Override
     public TargetSession open() {
         TargetSession session = delegate.open();
         return new TargetSession() {

@@ -1,6 +1,6 @@
 package io.shardgate.replication.copy;
 
-import io.shardgate.replication.gtid.MariaDbGtidPosition;
+import io.shardgate.replication.gtid.SnapshotPoint;
 import io.shardgate.replication.stream.ServerEndpoint;
 
 import java.sql.Connection;
@@ -15,15 +15,15 @@ import java.util.List;
  * A consistent snapshot of the source primary and the exact GTID position it shows:
  * {@link io.shardgate.replication.diff.SnapshotGtid#begin}: {@code START TRANSACTION WITH CONSISTENT SNAPSHOT}, then the
  * session's {@code Binlog_snapshot_file}/{@code Binlog_snapshot_position} (MariaDB takes them with the snapshot) turned
- * into a GTID position with {@code BINLOG_GTID_POS}, at a moment without an XA transaction in flight. Chunks read in it return
+ * into a GTID position with {@code BINLOG_GTID_POS}, with its lookback for XA transactions in flight. Chunks read in it return
  * stored bytes ({@link ColumnCodec}; the session has {@code time_zone='+00:00'}).
  */
 final class SourceSnapshot implements AutoCloseable {
     private final Connection connection;
-    private final MariaDbGtidPosition position;
+    private final SnapshotPoint position;
     private final long openedNanos = System.nanoTime();
 
-    private SourceSnapshot(Connection connection, MariaDbGtidPosition position) {
+    private SourceSnapshot(Connection connection, SnapshotPoint position) {
         this.connection = connection;
         this.position = position;
     }
@@ -35,7 +35,7 @@ final class SourceSnapshot implements AutoCloseable {
             try (Statement statement = connection.createStatement()) {
                 statement.execute("SET SESSION time_zone = '+00:00', max_statement_time = 0, net_write_timeout = 600");
             }
-            MariaDbGtidPosition position = io.shardgate.replication.diff.SnapshotGtid.begin(connection);
+            SnapshotPoint position = io.shardgate.replication.diff.SnapshotGtid.begin(connection);
             if (position.isEmpty()) {
                 throw new CopyException("source " + source.address() + " has no binary log: the copy needs"
                         + " log_bin to catch up and stream");
@@ -51,8 +51,8 @@ final class SourceSnapshot implements AutoCloseable {
         }
     }
 
-    /** Where every row this snapshot shows is current. */
-    MariaDbGtidPosition position() {
+    /** Where every row this snapshot shows is current, and where a stream going on from it reads from. */
+    SnapshotPoint position() {
         return position;
     }
 

@@ -1,6 +1,7 @@
 package io.shardgate.replication.copy;
 
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
+import io.shardgate.replication.gtid.SnapshotPoint;
 import io.shardgate.replication.stream.ServerEndpoint;
 import io.shardgate.storage.StorageAdapters;
 import io.shardgate.storage.capability.EngineCapabilities;
@@ -29,7 +30,7 @@ import static java.util.Objects.requireNonNull;
  * TableCopy copy = new TableCopy(source, tables, targets, CopySettings.defaults(), throttle, checkpoints::save,
  *         adapters, notices);
  * copy.createSchema(false);
- * MariaDbGtidPosition copied = copy.run(List.of());     // or the saved checkpoints, to resume
+ * SnapshotPoint copied = copy.run(List.of());           // or the saved checkpoints, to resume
  * CopyStreams streams = copy.startStreaming(copied);     // until the cutover stops them
  * }</pre>
  *
@@ -124,11 +125,11 @@ public final class TableCopy {
      * empty for a new copy); returns the source position at which the targets hold every row, where the streams
      * start. {@link #createSchema} must have run.
      */
-    public MariaDbGtidPosition run(List<CopyCheckpoint> resumeFrom) throws InterruptedException {
+    public SnapshotPoint run(List<CopyCheckpoint> resumeFrom) throws InterruptedException {
         if (shapes.isEmpty()) {
             throw new IllegalStateException("createSchema first");
         }
-        MariaDbGtidPosition position = resume(resumeFrom);
+        SnapshotPoint position = resume(resumeFrom);
         ExecutorService writers = Executors.newFixedThreadPool(targets.size() * settings.writersPerTarget(), runnable -> {
             Thread thread = new Thread(runnable, "copy-writer");
             thread.setDaemon(true);
@@ -163,15 +164,15 @@ public final class TableCopy {
     }
 
     /** Takes the checkpoints to resume from; returns the position all copied rows are current at (null: none copied). */
-    private synchronized MariaDbGtidPosition resume(List<CopyCheckpoint> resumeFrom) {
-        MariaDbGtidPosition position = null;
+    private synchronized SnapshotPoint resume(List<CopyCheckpoint> resumeFrom) {
+        SnapshotPoint position = null;
         for (CopyCheckpoint checkpoint : resumeFrom) {
             if (!shapes.containsKey(checkpoint.table())) {
                 throw new IllegalArgumentException("checkpoint of " + checkpoint.table() + ", which this copy does not move");
             }
             latest.put(checkpoint.table(), checkpoint);
-            if (checkpoint.started() && (position == null || checkpoint.gtid().hasReached(position))) {
-                position = checkpoint.gtid();
+            if (checkpoint.started() && (position == null || checkpoint.gtid().hasReached(position.position()))) {
+                position = checkpoint.point();
             }
         }
         for (CopyTable table : tables) {
@@ -184,7 +185,7 @@ public final class TableCopy {
      * Starts the streams that keep the targets current after the copy, from {@code copied}
      * ({@link #run}'s answer); the caller stops them (at cutover).
      */
-    public CopyStreams startStreaming(MariaDbGtidPosition copied) {
+    public CopyStreams startStreaming(SnapshotPoint copied) {
         readShapes();
         CopyStreams streams = CopyStreams.start(source, targets, shapes, unbounded(), copied, settings.streamWorkers(),
                 notices);
@@ -205,7 +206,9 @@ public final class TableCopy {
             if (start != null && start.hasReached(until)) {
                 continue;
             }
-            CopyStreams.catchUp(source, List.of(target), shapes, unbounded(), start, until, settings.streamWorkers(), notices);
+            // From its watermark: everything before it is done, XA transactions included (a prepare holds it back).
+            CopyStreams.catchUp(source, List.of(target), shapes, unbounded(), start == null ? null : SnapshotPoint.at(start),
+                    until, settings.streamWorkers(), notices);
         }
     }
 

@@ -32,7 +32,7 @@ public final class QuiescedDiffPoints implements DiffPoints {
         try {
             Connection sourceConnection = source.connect();
             opened.add(sourceConnection);
-            MariaDbGtidPosition position = SnapshotGtid.begin(sourceConnection);
+            MariaDbGtidPosition position = SnapshotGtid.beginAt(sourceConnection);
             for (ConnectionSource target : targets) {
                 Connection connection = target.connect();
                 opened.add(connection);

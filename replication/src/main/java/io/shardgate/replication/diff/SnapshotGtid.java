@@ -1,12 +1,17 @@
 package io.shardgate.replication.diff;
 
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
+import io.shardgate.replication.gtid.SnapshotPoint;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 import static java.util.Objects.requireNonNull;
 
@@ -17,75 +22,110 @@ import static java.util.Objects.requireNonNull;
  * turns that into the exact GTID position: every transaction up to it is in the snapshot, none after.
  */
 public final class SnapshotGtid {
-
-    private static final System.Logger LOG = System.getLogger(SnapshotGtid.class.getName());
-    static final java.time.Duration XA_QUIET_WAIT = java.time.Duration.ofSeconds(30);
+    static final java.time.Duration XA_WAIT = java.time.Duration.ofSeconds(30);
 
     private SnapshotGtid() {
     }
 
     /**
-     * Starts a read-only consistent-snapshot transaction (repeatable read) on {@code connection} and
-     * returns the source GTID position it sees; empty when the server writes no binlog. The position is one where no
-     * XA transaction was prepared and not yet ended: its PREPARE would lie before it and its COMMIT after, and a change
-     * stream started there could not apply it. The snapshot is taken again until, after it, no session runs XA PREPARE,
-     * XA RECOVER lists none, and no XA COMMIT or ROLLBACK ran since just before it (for at most
-     * {@link #XA_QUIET_WAIT}).
+     * Starts a read-only consistent-snapshot transaction (repeatable read) on {@code connection} and returns the source
+     * GTID position it sees, with where a change stream going on from it must read from ({@link SnapshotPoint}); empty
+     * when the server writes no binlog.
+     *
+     * <p>The lookback is the binlog's end read first. XA transactions prepared before it may still be prepared when the
+     * snapshot is taken; so the sessions then running XA PREPARE are waited for, then every XA transaction XA RECOVER
+     * lists, until each has ended (for at most {@link #XA_WAIT}). Any XA transaction still prepared at the snapshot was
+     * then prepared after the lookback. Each waits for a few transactions to end, not for a moment when none is in
+     * flight, so it ends under sustained cross-shard XA traffic too.
      */
-    public static MariaDbGtidPosition begin(Connection connection) throws SQLException {
-        long started = System.nanoTime();
-        for (int attempt = 1; ; attempt++) {
-            long ended = xaEnds(connection);
-            beginSnapshot(connection);
-            MariaDbGtidPosition position = position(connection);
-            // In this order: an XA transaction in its PREPARE when the snapshot was taken is still preparing, or prepared,
-            // or ended since (counted), at each check after.
-            if (!xaPreparing(connection) && !xaPrepared(connection) && xaEnds(connection) == ended) {
-                if (attempt > 1) {
-                    LOG.log(attempt > 10 ? System.Logger.Level.INFO : System.Logger.Level.DEBUG, "a consistent snapshot at " + position
-                            + " after " + attempt + " tries: XA transactions were between PREPARE and COMMIT at the others");
-                }
-                return position;
+    public static SnapshotPoint begin(Connection connection) throws SQLException {
+        requireNonNull(connection, "connection is null");
+        MariaDbGtidPosition lookback = binlogEnd(connection);
+        long deadline = System.nanoTime() + XA_WAIT.toNanos();
+        Set<List<String>> preparing = xaPreparing(connection);
+        await(connection, "running XA PREPARE", preparing, SnapshotGtid::xaPreparing, deadline);
+        Set<List<String>> prepared = xaPrepared(connection);
+        await(connection, "prepared", prepared, SnapshotGtid::xaPrepared, deadline);
+        beginSnapshot(connection);
+        MariaDbGtidPosition position = position(connection);
+        if (position.isEmpty() || !position.hasReached(lookback)) {
+            return SnapshotPoint.at(position);
+        }
+        return SnapshotPoint.of(position, lookback);
+    }
+
+    private interface Lister {
+        Set<List<String>> list(Connection connection) throws SQLException;
+    }
+
+    /** Waits until none of {@code waited} is listed by {@code lister} any more. */
+    private static void await(Connection connection, String what, Set<List<String>> waited, Lister lister, long deadline)
+            throws SQLException {
+        for (int attempt = 1; !waited.isEmpty(); attempt++) {
+            waited.retainAll(lister.list(connection));
+            if (waited.isEmpty()) {
+                return;
             }
-            end(connection);
-            if (System.nanoTime() - started > XA_QUIET_WAIT.toNanos()) {
-                throw new SQLException("no moment without an XA transaction between its PREPARE and its COMMIT in "
-                        + attempt + " snapshots over " + XA_QUIET_WAIT.toSeconds() + " s: a change stream started at such a"
-                        + " position could not apply it (XA RECOVER lists the prepared ones; sustained cross-shard XA"
-                        + " traffic on this shard leaves none)");
+            if (System.nanoTime() > deadline) {
+                throw new SQLException(waited.size() + " XA transactions stayed " + what + " for "
+                        + XA_WAIT.toSeconds() + " s (" + waited + "): a consistent snapshot waits for the XA transactions"
+                        + " prepared before it began to end, so that a change stream going on from it reads their PREPARE"
+                        + " (XA RECOVER lists the prepared ones; an orphan is ended by its coordinator's recovery)");
             }
             try {
-                Thread.sleep(Math.min(attempt, 5));
+                Thread.sleep(Math.min(attempt, 20));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new SQLException("interrupted while waiting for a snapshot without an XA transaction in flight", e);
+                throw new SQLException("interrupted while waiting for prepared XA transactions to end", e);
             }
         }
     }
 
-    /** A session runs XA PREPARE now (its binlog group may be written before the snapshot, its state not yet shown). */
-    private static boolean xaPreparing(Connection connection) throws SQLException {
+    /** The sessions running XA PREPARE now, each as (connection id, query id). */
+    private static Set<List<String>> xaPreparing(Connection connection) throws SQLException {
+        Set<List<String>> found = new HashSet<>();
         try (Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM information_schema.PROCESSLIST"
+             ResultSet rows = statement.executeQuery("SELECT ID, QUERY_ID FROM information_schema.PROCESSLIST"
                      + " WHERE ID <> CONNECTION_ID() AND INFO LIKE '%XA PREPARE%' AND INFO NOT LIKE '%information_schema%'")) {
-            return rows.next() && rows.getLong(1) > 0;
+            while (rows.next()) {
+                found.add(List.of(rows.getString(1), rows.getString(2)));
+            }
         }
+        return found;
     }
 
-    /** XA transactions prepared on the server and not yet ended (from any session). */
-    private static boolean xaPrepared(Connection connection) throws SQLException {
+    /** The XA transactions prepared on the server and not yet ended (from any session), by XA id. */
+    private static Set<List<String>> xaPrepared(Connection connection) throws SQLException {
+        Set<List<String>> found = new HashSet<>();
         try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery("XA RECOVER")) {
-            return rows.next();
+            int columns = rows.getMetaData().getColumnCount();
+            while (rows.next()) {
+                List<String> id = new ArrayList<>(columns);
+                for (int i = 1; i <= columns; i++) {
+                    id.add(rows.getString(i));
+                }
+                found.add(List.copyOf(id));
+            }
+        }
+        return found;
+    }
+
+    /** The end of the server's binlog now ({@code @@gtid_binlog_pos}). */
+    private static MariaDbGtidPosition binlogEnd(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT @@GLOBAL.gtid_binlog_pos")) {
+            String text = rows.next() ? rows.getString(1) : null;
+            return text == null || text.isEmpty() ? MariaDbGtidPosition.empty() : MariaDbGtidPosition.parse(text);
         }
     }
 
-    /** How many XA COMMIT and XA ROLLBACK statements the server ran since it started. */
-    private static long xaEnds(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT COALESCE(SUM(VARIABLE_VALUE), 0) FROM information_schema.GLOBAL_STATUS"
-                     + " WHERE VARIABLE_NAME IN ('COM_XA_COMMIT', 'COM_XA_ROLLBACK')")) {
-            return rows.next() ? rows.getLong(1) : 0;
-        }
+    /**
+     * A consistent snapshot and its position, not waiting for XA transactions: for matched snapshots of servers whose
+     * streams do not go on from this position.
+     */
+    public static MariaDbGtidPosition beginAt(Connection connection) throws SQLException {
+        beginSnapshot(connection);
+        return position(connection);
     }
 
     /** Starts a read-only consistent-snapshot transaction (repeatable read) on {@code connection}. */

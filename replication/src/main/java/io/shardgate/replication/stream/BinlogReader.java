@@ -100,6 +100,14 @@ public final class BinlogReader {
         this.schemas = requireNonNull(schemas, "schemas is null");
     }
 
+    /**
+     * The stream goes on from a consistent snapshot at {@code position} and reads from before it (its lookback): an XA
+     * end up to {@code position} whose PREPARE lies before the start is passed over, the snapshot has its outcome.
+     */
+    public void snapshot(MariaDbGtidPosition position) {
+        preparedXa.snapshot(requireNonNull(position, "position is null"));
+    }
+
     /** The last transaction handed on, per domain. */
     public MariaDbGtidPosition position() {
         return position;

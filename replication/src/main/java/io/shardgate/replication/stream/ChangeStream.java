@@ -3,6 +3,7 @@ package io.shardgate.replication.stream;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
+import io.shardgate.replication.gtid.SnapshotPoint;
 import io.shardgate.replication.stream.apply.AppliedPositions;
 import io.shardgate.replication.stream.apply.ApplyTarget;
 import io.shardgate.replication.stream.apply.JdbcApplyTarget;
@@ -48,6 +49,7 @@ public final class ChangeStream {
     private final ServerEndpoint source;
     private final ApplyTarget target;
     private final MariaDbGtidPosition from;
+    private final MariaDbGtidPosition snapshot;
     private final MariaDbGtidPosition until;
     private final TableFilter tables;
     private final RowFilter rows;
@@ -68,6 +70,7 @@ public final class ChangeStream {
         this.source = requireNonNull(builder.source, "source is null");
         this.target = requireNonNull(builder.target, "target is null");
         this.from = builder.from;
+        this.snapshot = builder.snapshot;
         this.until = builder.until;
         this.tables = builder.tables;
         this.rows = builder.rows;
@@ -100,16 +103,20 @@ public final class ChangeStream {
         applier.set(parallel);
         SourceSchemaCatalog present = new SourceSchemaCatalog(source);
         try {
-            AppliedPositions positions = parallel.start();
+            AppliedPositions positions = parallel.start(from, snapshot);
             MariaDbGtidPosition start = from != null ? from : positions.watermark();
             SourceCheck.Result checked = new SourceCheck(source, tables).check(start);
             checked.warnings().forEach(notices);
             notices.accept("reading " + source.address() + " from "
                     + (start.isEmpty() ? "the start of its oldest binlog" : "after " + start)
+                    + (snapshot == null || snapshot.equals(start) ? "" : ", going on from a snapshot at " + snapshot)
                     + (until == null ? "" : " until " + until));
             BinlogReader binlog = new BinlogReader(source, tables, start, until, serverId,
                     new BinlogReader.Timing(reconnectPause, silenceTimeout), registry, parallel::submit);
             binlog.notices(notices);
+            if (snapshot != null) {
+                binlog.snapshot(snapshot);
+            }
             binlog.schemas(HistoryStart.open(target, tables, start, initialSchemas, present, notices));
             reader.set(binlog);
             parallel.whenFailed(binlog::stop);
@@ -162,6 +169,7 @@ public final class ChangeStream {
         private ServerEndpoint source;
         private ApplyTarget target;
         private MariaDbGtidPosition from;
+        private MariaDbGtidPosition snapshot;
         private MariaDbGtidPosition until;
         private TableFilter tables = TableFilter.all();
         private RowFilter rows = RowFilter.KEEP_ALL;
@@ -194,6 +202,18 @@ public final class ChangeStream {
         /** Read the transactions after this position instead of the target's stored one. */
         public Builder fromGtid(MariaDbGtidPosition from) {
             this.from = requireNonNull(from, "from is null");
+            return this;
+        }
+
+        /**
+         * Go on from a consistent snapshot the target was loaded from: read from its lookback, and treat every
+         * transaction up to its position as applied (stored on the target as its floor), keeping only the rows of the
+         * XA transactions prepared before it and ended after.
+         */
+        public Builder fromSnapshot(SnapshotPoint point) {
+            requireNonNull(point, "point is null");
+            this.from = point.lookback();
+            this.snapshot = point.position();
             return this;
         }
 

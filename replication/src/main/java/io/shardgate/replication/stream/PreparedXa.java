@@ -1,6 +1,7 @@
 package io.shardgate.replication.stream;
 
 import io.shardgate.replication.gtid.MariaDbGtid;
+import io.shardgate.replication.gtid.MariaDbGtidPosition;
 
 import java.util.HashMap;
 import java.util.List;
@@ -17,6 +18,23 @@ final class PreparedXa {
     }
 
     private final Map<XaId, Prepared> byId = new HashMap<>();
+    /** Transactions up to here are in the snapshot the stream goes on from ({@link io.shardgate.replication.gtid.SnapshotPoint}). */
+    private MariaDbGtidPosition snapshot = MariaDbGtidPosition.empty();
+
+    /** The stream goes on from a snapshot at {@code position}, reading from before it. */
+    void snapshot(MariaDbGtidPosition position) {
+        this.snapshot = position;
+    }
+
+    /**
+     * Whether an XA end at {@code gtid} whose PREPARE this stream never read may be passed over: the snapshot the stream
+     * goes on from already has its outcome (its PREPARE lies before where the stream reads, its end not after the
+     * snapshot).
+     */
+    boolean inSnapshot(MariaDbGtid gtid) {
+        MariaDbGtid through = snapshot.byDomain().get(gtid.domain());
+        return through != null && through.sequence() >= gtid.sequence();
+    }
 
     /** Keeps {@code prepared} under {@code id}; false when that id is already prepared. */
     boolean put(XaId id, Prepared prepared) {

@@ -32,7 +32,8 @@ import static java.util.Objects.requireNonNull;
  * <p>XA: the group that XA PREPARE closes (an XA_PREPARE event) is kept by its XA id and handed on as a prepared
  * marker; the group of its XA COMMIT hands on the kept rows at the commit's GTID, that of XA ROLLBACK none
  * ({@link Transaction#xaCompletion}). An XA end whose prepare this stream never read (it lies before where the stream
- * started) cannot be applied: the stream stops, naming it. XA COMMIT ... ONE PHASE is logged as one ordinary group.
+ * started) cannot be applied: the stream stops, naming it, unless the snapshot the stream goes on from has it
+ * ({@link PreparedXa#inSnapshot}). XA COMMIT ... ONE PHASE is logged as one ordinary group.
  *
  * <p>One instance per binlog connection: table ids are only valid within one.
  */
@@ -240,6 +241,10 @@ public final class TransactionAssembler {
             throw new StreamException("transaction " + gtid + ": cannot read the XA id of '" + abbreviate(sql) + "'");
         }
         PreparedXa.Prepared ended = prepared.take(id);
+        if (ended == null && prepared.inSnapshot(gtid)) {
+            commit(header); // its outcome is in the snapshot the stream goes on from: nothing to apply
+            return;
+        }
         if (ended == null) {
             throw new StreamException("transaction " + gtid + " ends XA transaction " + id + ", whose XA PREPARE lies before"
                     + " where this stream started reading: its rows cannot be applied. Start from a position before that"

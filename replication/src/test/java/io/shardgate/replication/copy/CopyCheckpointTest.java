@@ -1,5 +1,7 @@
 package io.shardgate.replication.copy;
 
+import io.shardgate.replication.gtid.MariaDbGtidPosition;
+import io.shardgate.replication.gtid.SnapshotPoint;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -25,6 +27,19 @@ class CopyCheckpointTest {
         assertThat(back).isEqualTo(checkpoint);
         assertThat(back.gtid().toString()).isEqualTo("0-1-42,1-2-7");
         assertThat(back.started()).isTrue();
+    }
+
+    @Test
+    void keepsTheSnapshotsLookbackAndReadsCheckpointsWrittenWithoutOne() {
+        SnapshotPoint point = new SnapshotPoint(MariaDbGtidPosition.parse("0-1-42"), MariaDbGtidPosition.parse("0-1-37"));
+        CopyCheckpoint checkpoint = new CopyCheckpoint("shop.t", List.of(new PkValue(KeyColumn.Kind.INTEGER, "7")), point,
+                5, 10, false);
+        CopyCheckpoint back = CopyCheckpoint.fromJson(checkpoint.toJson());
+        assertThat(back.point()).isEqualTo(point);
+
+        CopyCheckpoint older = CopyCheckpoint.fromJson("{\"table\":\"shop.t\",\"lastPk\":[{\"kind\":\"INTEGER\",\"value\":\"7\"}],"
+                + "\"position\":\"0-1-42\",\"rowsCopied\":5,\"rowsTotal\":10,\"done\":false}");
+        assertThat(older.point()).as("read from the position itself").isEqualTo(SnapshotPoint.at(MariaDbGtidPosition.parse("0-1-42")));
     }
 
     @Test

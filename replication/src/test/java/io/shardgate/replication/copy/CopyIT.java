@@ -1,6 +1,7 @@
 package io.shardgate.replication.copy;
 
 import io.shardgate.replication.gtid.MariaDbGtidPosition;
+import io.shardgate.replication.gtid.SnapshotPoint;
 import io.shardgate.replication.topology.Node;
 import io.shardgate.router.shard.KeyRange;
 import io.shardgate.router.value.SqlValue;
@@ -64,7 +65,7 @@ class CopyIT {
         copy.createSchema(false);
         SourceWriter writer = new SourceWriter(source, "split.orders", 40_001, 7).start();
         until("the writer to get going", Duration.ofSeconds(30), () -> writer.operations() > 50);
-        MariaDbGtidPosition copied = copy.run(List.of());
+        SnapshotPoint copied = copy.run(List.of());
         try (CopyStreams streams = copy.startStreaming(copied)) {
             long atCopyEnd = writer.operations();
             until("writes while streaming", Duration.ofSeconds(60), () -> writer.operations() > atCopyEnd + 300);
@@ -108,7 +109,7 @@ class CopyIT {
         List<CopyCheckpoint> second = new CopyOnWriteArrayList<>();
         TableCopy resumed = fixture.copy(tables, targets, settings, Throttle.NEVER, second::add);
         resumed.createSchema(true);
-        MariaDbGtidPosition copied = resumed.run(List.of(resumeFrom));
+        SnapshotPoint copied = resumed.run(List.of(resumeFrom));
         long copiedAgain = second.get(second.size() - 1).rowsCopied() - resumeFrom.rowsCopied();
         String lastKey = resumeFrom.lastPk().get(0).value();
         assertThat(copiedAgain).as("the resumed copy reads only what follows the checkpoint")

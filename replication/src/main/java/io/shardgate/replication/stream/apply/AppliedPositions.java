@@ -15,19 +15,43 @@ import static java.util.Objects.requireNonNull;
  * @param watermark every source transaction up to here is applied or was not for this target:
  *                  where a restarted stream starts reading
  */
-public record AppliedPositions(Map<String, MariaDbGtidPosition> bySchema, MariaDbGtidPosition watermark) {
+public record AppliedPositions(Map<String, MariaDbGtidPosition> bySchema, MariaDbGtidPosition watermark,
+                               MariaDbGtidPosition floor) {
     public AppliedPositions {
         bySchema = Map.copyOf(requireNonNull(bySchema, "bySchema is null"));
         requireNonNull(watermark, "watermark is null");
+        requireNonNull(floor, "floor is null");
+    }
+
+    /**
+     * @param floor every source transaction up to here is in the target for every schema: it was loaded from a
+     *              consistent snapshot at that position ({@link io.shardgate.replication.gtid.SnapshotPoint}); empty if none
+     */
+    public AppliedPositions(Map<String, MariaDbGtidPosition> bySchema, MariaDbGtidPosition watermark) {
+        this(bySchema, watermark, MariaDbGtidPosition.empty());
     }
 
     public static AppliedPositions none() {
         return new AppliedPositions(Map.of(), MariaDbGtidPosition.empty());
     }
 
+    /** These positions with the floor raised to {@code snapshot} in each domain (never lowered). */
+    public AppliedPositions withFloor(MariaDbGtidPosition snapshot) {
+        MariaDbGtidPosition raised = floor;
+        for (MariaDbGtid gtid : snapshot.byDomain().values()) {
+            if (!covers(raised, gtid)) {
+                raised = raised.with(gtid);
+            }
+        }
+        return new AppliedPositions(bySchema, watermark, raised);
+    }
+
     /** True when {@code gtid} (or a later transaction of its domain) is already applied for {@code schema}. */
     public boolean isApplied(String schema, MariaDbGtid gtid) {
-        MariaDbGtidPosition position = bySchema.get(schema);
+        return covers(floor, gtid) || covers(bySchema.get(schema), gtid);
+    }
+
+    private static boolean covers(MariaDbGtidPosition position, MariaDbGtid gtid) {
         if (position == null) {
             return false;
         }
@@ -37,6 +61,6 @@ public record AppliedPositions(Map<String, MariaDbGtidPosition> bySchema, MariaD
 
     /** True when nothing was ever applied to this target. */
     public boolean isFresh() {
-        return bySchema.isEmpty() && watermark.isEmpty();
+        return bySchema.isEmpty() && watermark.isEmpty() && floor.isEmpty();
     }
 }

@@ -1,5 +1,6 @@
 package io.shardgate.replication.stream.apply;
 
+import io.shardgate.replication.gtid.MariaDbGtidPosition;
 import io.shardgate.replication.stream.TableFilter;
 import io.shardgate.replication.stream.history.TableShape;
 import io.shardgate.replication.stream.history.TableVersion;
@@ -12,6 +13,13 @@ public interface ApplyTarget {
     AppliedPositions load();
 
     TargetSession open();
+
+    /**
+     * Records that every source transaction up to {@code floor} is in the target, for every schema (it was loaded from
+     * a consistent snapshot there), raising each domain's stored floor, never lowering it; {@link #load()} reads it
+     * back as {@link AppliedPositions#floor()}.
+     */
+    void saveFloor(MariaDbGtidPosition floor);
 
     /** The schema history stored with the positions (every stored version); empty when none is kept. */
     default List<TableVersion> loadSchemaHistory() {

@@ -10,6 +10,7 @@ import io.shardgate.replication.stream.history.TableShape;
 import io.shardgate.replication.stream.history.TableVersion;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -28,6 +29,8 @@ import static java.util.Objects.requireNonNull;
  */
 public final class JdbcApplyTarget implements ApplyTarget {
     static final String WATERMARK = "";
+    /** The floor's rows: a database name cannot hold NUL, so no schema's rows can clash with it. */
+    static final String FLOOR = "\u0000floor";
 
     private final ServerEndpoint server;
     private final StateTables tables;
@@ -65,20 +68,43 @@ public final class JdbcApplyTarget implements ApplyTarget {
             new SchemaHistoryTable(tables.history()).create(statement);
             Map<String, MariaDbGtidPosition> bySchema = new HashMap<>();
             MariaDbGtidPosition watermark = MariaDbGtidPosition.empty();
+            MariaDbGtidPosition floor = MariaDbGtidPosition.empty();
             try (ResultSet rows = statement.executeQuery("SELECT schema_name, domain_id, server_id, seq FROM " + tables.positions())) {
                 while (rows.next()) {
                     MariaDbGtid gtid = new MariaDbGtid(rows.getLong(2), rows.getLong(3), rows.getLong(4));
                     String schema = rows.getString(1);
                     if (schema.equals(WATERMARK)) {
                         watermark = watermark.with(gtid);
+                    } else if (schema.equals(FLOOR)) {
+                        floor = floor.with(gtid);
                     } else {
                         bySchema.merge(schema, MariaDbGtidPosition.empty().with(gtid), (a, b) -> a.with(gtid));
                     }
                 }
             }
-            return new AppliedPositions(bySchema, watermark);
+            return new AppliedPositions(bySchema, watermark, floor);
         } catch (SQLException e) {
             throw new StreamException("cannot read the apply position from target " + server.address() + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void saveFloor(MariaDbGtidPosition floor) {
+        try (Connection connection = server.connect(); PreparedStatement statement = connection.prepareStatement(
+                "INSERT INTO " + tables.positions() + " (schema_name, domain_id, server_id, seq) VALUES (?, ?, ?, ?)"
+                        + " ON DUPLICATE KEY UPDATE server_id = IF(VALUES(seq) > seq, VALUES(server_id), server_id),"
+                        + " seq = GREATEST(seq, VALUES(seq))")) {
+            for (MariaDbGtid gtid : floor.byDomain().values()) {
+                statement.setString(1, FLOOR);
+                statement.setLong(2, gtid.domain());
+                statement.setLong(3, gtid.server());
+                statement.setLong(4, gtid.sequence());
+                statement.addBatch();
+            }
+            statement.executeBatch();
+        } catch (SQLException e) {
+            throw new StreamException("cannot store the snapshot floor " + floor + " on target " + server.address() + ": "
                     + e.getMessage(), e);
         }
     }

@@ -91,8 +91,7 @@ public final class ParallelApplier implements AutoCloseable {
     private AppliedPositions positions;
     private volatile WatermarkTracker tracker; // set by start(); progress reports read it from other threads
     private SessionHolder barrierSession;
-    private Thread checkpointer;
-    private MariaDbGtidPosition saved;
+    private WatermarkSaver checkpointer;
     private volatile Runnable whenFailed = () -> { };
 
     public ParallelApplier(ApplyTarget target, Settings settings, RowFilter rowFilter, MeterRegistry registry, Clock clock) {
@@ -111,10 +110,25 @@ public final class ParallelApplier implements AutoCloseable {
 
     /** Reads the target's positions, opens one session per worker and starts them. */
     public AppliedPositions start() {
+        return start(null, null);
+    }
+
+    /**
+     * {@link #start()} for a stream that reads from {@code readFrom} (null: the stored watermark), which is then where
+     * its watermark starts; with {@code snapshot} (null: none), every transaction up to it is in the target already
+     * (it was loaded from a consistent snapshot there): that floor is stored first, so no later stream applies them.
+     */
+    public AppliedPositions start(MariaDbGtidPosition readFrom, MariaDbGtidPosition snapshot) {
         positions = target.load();
-        tracker = new WatermarkTracker(positions.watermark());
-        saved = positions.watermark();
         barrierSession = new SessionHolder(target);
+        if (snapshot != null && !snapshot.isEmpty()) {
+            positions = positions.withFloor(snapshot);
+            target.saveFloor(positions.floor());
+        }
+        tracker = new WatermarkTracker(readFrom != null ? readFrom : positions.watermark());
+        // A start elsewhere than the stored watermark is saved at the first checkpoint.
+        checkpointer = new WatermarkSaver(target, tracker, positions.watermark(), settings.checkpointEvery(), stopping,
+                checkpointRetries, this::fail);
         for (int i = 0; i < settings.workers(); i++) {
             ApplyWorker worker = new ApplyWorker(this, settings, stopping, i);
             workers.add(worker);
@@ -122,8 +136,6 @@ public final class ParallelApplier implements AutoCloseable {
                     .tag("worker", Integer.toString(i)).register(registry);
         }
         workers.forEach(ApplyWorker::start);
-        checkpointer = new Thread(this::checkpointLoop, "shardgate-apply-checkpoint");
-        checkpointer.setDaemon(true);
         checkpointer.start();
         return positions;
     }
@@ -329,38 +341,6 @@ public final class ParallelApplier implements AutoCloseable {
         }
     }
 
-    private void checkpointLoop() {
-        SessionHolder session = new SessionHolder(target);
-        try {
-            while (!stopping.await(settings.checkpointEvery(), TimeUnit.MILLISECONDS)) {
-                try {
-                    checkpoint(session.get());
-                } catch (ApplyException e) {
-                    if (!e.retryable()) {
-                        throw e;
-                    }
-                    // The target is away for a moment; the next round saves a newer watermark.
-                    checkpointRetries.increment();
-                    session.reopen();
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            fail(e);
-        } finally {
-            session.close();
-        }
-    }
-
-    private synchronized void checkpoint(TargetSession session) {
-        MariaDbGtidPosition now = tracker.watermark();
-        if (!now.equals(saved)) {
-            session.saveWatermark(now);
-            saved = now;
-        }
-    }
-
     /**
      * Stops after each worker's current batch (queued transactions are not applied; a restart
      * reads them again) and saves the watermark.
@@ -376,15 +356,11 @@ public final class ParallelApplier implements AutoCloseable {
             }
         }
         if (checkpointer != null) {
-            try {
-                checkpointer.join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            checkpointer.join();
         }
-        if (barrierSession != null) {
+        if (barrierSession != null && checkpointer != null) {
             try {
-                checkpoint(barrierSession.get());
+                checkpointer.save(barrierSession.get());
             } catch (RuntimeException e) {
                 failure.compareAndSet(null, e);
             }

@@ -27,6 +27,7 @@ final class FakeTarget implements ApplyTarget {
     final Set<Long> failOnceRetryably = new HashSet<>();
     volatile CountDownLatch holdFirstBatch;
     volatile MariaDbGtidPosition savedWatermark;
+    volatile MariaDbGtidPosition savedFloor;
     private final Set<String> active = new HashSet<>();
     private int activeGlobal;
     private int sessions;
@@ -38,6 +39,11 @@ final class FakeTarget implements ApplyTarget {
     @Override
     public AppliedPositions load() {
         return stored;
+    }
+
+    @Override
+    public void saveFloor(MariaDbGtidPosition floor) {
+        savedFloor = floor;
     }
 
     @Override

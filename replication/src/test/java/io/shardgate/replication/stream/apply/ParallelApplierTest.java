@@ -211,4 +211,39 @@ class ParallelApplierTest {
 
         assertThat(target.savedWatermark).hasToString("0-1-2");
     }
+    @Test
+    void aStreamGoingOnFromASnapshotSkipsWhatItHoldsButAppliesAnXaPreparedBeforeAndCommittedAfter() throws Exception {
+        FakeTarget target = new FakeTarget(new AppliedPositions(Map.of("a", MariaDbGtidPosition.parse("0-1-2")),
+                MariaDbGtidPosition.parse("0-1-9"), MariaDbGtidPosition.parse("0-1-3")));
+        applier = new ParallelApplier(target, new ParallelApplier.Settings(2, 20, 1000, 100, 3, 1, 50), RowFilter.KEEP_ALL,
+                registry, Clock.systemUTC());
+        // Read from 0-1-4 (the lookback), the snapshot at 0-1-7: 5 and 6 are in it; XA prepared at 5, committed at 8.
+        applier.start(MariaDbGtidPosition.parse("0-1-4"), MariaDbGtidPosition.parse("0-1-7"));
+        assertThat(target.savedFloor).as("the floor is stored before anything is read").hasToString("0-1-7");
+        assertThat(applier.watermark()).as("the watermark starts where the stream reads").hasToString("0-1-4");
+        applier.submit(Transaction.xaPrepare(new MariaDbGtid(0, 1, 5), 0));
+        applier.submit(rows(6, "a", "b"));
+        applier.submit(rows(7, "a"));
+        assertThat(applier.watermark()).as("held before the prepare").hasToString("0-1-4");
+        applier.submit(Transaction.xaCompletion(new MariaDbGtid(0, 1, 8), 0, List.of(row("a", 5)),
+                new MariaDbGtid(0, 1, 5)));
+        applier.submit(rows(9, "b"));
+        applier.awaitIdle();
+
+        assertThat(target.applied("a")).containsExactly(8L);
+        assertThat(target.applied("b")).containsExactly(9L);
+        assertThat(applier.watermark()).hasToString("0-1-9");
+    }
+
+    @Test
+    void aFloorIsNeverLowered() {
+        AppliedPositions positions = new AppliedPositions(Map.of(), MariaDbGtidPosition.empty(),
+                MariaDbGtidPosition.parse("0-1-7,1-2-3"));
+        AppliedPositions raised = positions.withFloor(MariaDbGtidPosition.parse("0-1-5,1-2-4,2-3-1"));
+
+        assertThat(raised.floor()).isEqualTo(MariaDbGtidPosition.parse("0-1-7,1-2-4,2-3-1"));
+        assertThat(raised.isApplied("any", new MariaDbGtid(0, 1, 7))).isTrue();
+        assertThat(raised.isApplied("any", new MariaDbGtid(0, 1, 8))).isFalse();
+        assertThat(raised.isApplied("any", new MariaDbGtid(3, 1, 1))).isFalse();
+    }
 }

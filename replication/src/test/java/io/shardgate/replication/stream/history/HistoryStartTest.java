@@ -38,6 +38,11 @@ class HistoryStartTest {
         }
 
         @Override
+        public void saveFloor(io.shardgate.replication.gtid.MariaDbGtidPosition floor) {
+            throw new UnsupportedOperationException("no floor in this test");
+        }
+
+        @Override
         public List<TableVersion> loadSchemaHistory() {
             return List.copyOf(stored);
         }
