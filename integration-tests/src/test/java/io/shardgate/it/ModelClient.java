@@ -25,6 +25,7 @@ final class ModelClient implements AutoCloseable {
     private final AtomicBoolean stop = new AtomicBoolean();
     private final AtomicBoolean paused = new AtomicBoolean();
     private final AtomicBoolean parked = new AtomicBoolean();
+    private final boolean pairs;
     private final Thread thread;
 
     /** {@code rows}: ids 1..rows exist with n = 0; {@code firstNew}: where new ids start (one client per range). */
@@ -34,6 +35,15 @@ final class ModelClient implements AutoCloseable {
 
     /** The same on {@code table} ({@code id BIGINT PRIMARY KEY, note, n INT}). */
     ModelClient(Connector connector, String table, int rows, long firstNew) {
+        this(connector, table, rows, firstNew, false);
+    }
+
+    /**
+     * With {@code pairs}, every third write is a transaction that updates two random rows: through a sharded proxy most
+     * pairs span two shards and commit with XA.
+     */
+    ModelClient(Connector connector, String table, int rows, long firstNew, boolean pairs) {
+        this.pairs = pairs;
         for (long id = 1; id <= rows; id++) {
             model.put(id, 0);
         }
@@ -43,6 +53,7 @@ final class ModelClient implements AutoCloseable {
     /** On {@code shop.customers} as {@code present} has it now (id to n, as an earlier client left it), updating ids 1..rows. */
     ModelClient(Connector connector, Map<Long, Integer> present, int rows, long firstNew) {
         model.putAll(present);
+        this.pairs = false;
         thread = start(connector, "shop.customers", rows, firstNew);
     }
 
@@ -66,7 +77,9 @@ final class ModelClient implements AutoCloseable {
                 long id = random.nextInt(3) == 0 ? next++ : 1 + random.nextInt(rows);
                 int n = random.nextInt(1_000_000);
                 try {
-                    if (random.nextInt(10) == 0) {
+                    if (pairs && random.nextInt(3) == 0) {
+                        pair(connection, statement, table, 1 + random.nextInt(rows), 1 + random.nextInt(rows), n);
+                    } else if (random.nextInt(10) == 0) {
                         statement.executeUpdate("DELETE FROM " + table + " WHERE id = " + id);
                         model.remove(id);
                     } else {
@@ -82,6 +95,29 @@ final class ModelClient implements AutoCloseable {
             }
         } catch (SQLException | InterruptedException e) {
             errors.add("client: " + e);
+        }
+    }
+
+    /** Sets {@code n} on rows {@code a} and {@code b} in one transaction (the first, if they are one). */
+    private void pair(Connection connection, Statement statement, String table, long a, long b, int n) throws SQLException {
+        connection.setAutoCommit(false);
+        try {
+            for (long id : new long[]{a, b}) {
+                statement.executeUpdate("INSERT INTO " + table + " VALUES (" + id + ", 'pair', " + n
+                        + ") ON DUPLICATE KEY UPDATE n = VALUES(n)");
+            }
+            connection.commit();
+            model.put(a, n);
+            model.put(b, n);
+        } catch (SQLException e) {
+            try {
+                connection.rollback();
+            } catch (SQLException ignored) {
+                // the error that matters is the first
+            }
+            throw e;
+        } finally {
+            connection.setAutoCommit(true);
         }
     }
 
