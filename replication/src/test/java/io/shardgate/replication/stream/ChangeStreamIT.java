@@ -448,15 +448,9 @@ class ChangeStreamIT {
             source.execute("INSERT INTO xa.l VALUES (2, 1)");
             MariaDbGtidPosition position = io.shardgate.replication.diff.SnapshotGtid.beginAt(snapshot);
             // The target is loaded from the snapshot, as a copy does: rows 0 and 2, not the prepared row 1.
-            try (java.sql.Statement read = snapshot.createStatement();
-                 java.sql.ResultSet rows = read.executeQuery("SELECT id, v FROM xa.l ORDER BY id")) {
-                List<String> copied = new ArrayList<>();
-                while (rows.next()) {
-                    copied.add("(" + rows.getInt(1) + ", " + rows.getInt(2) + ")");
-                }
-                assertThat(copied).containsExactly("(0, 1)", "(2, 1)");
-                target.execute("INSERT INTO xa.l VALUES " + String.join(", ", copied));
-            }
+            List<String> copied = rowsAsValues(snapshot, "xa.l");
+            assertThat(copied).containsExactly("(0, 1)", "(2, 1)");
+            target.execute("INSERT INTO xa.l VALUES " + String.join(", ", copied));
             sa.execute("XA COMMIT 'after'");
             source.execute("INSERT INTO xa.l VALUES (3, 1)", "UPDATE xa.l SET v = 5 WHERE id IN (1, 2)");
             MariaDbGtidPosition end = MariaDbGtidPosition.parse(source.gtidBinlogPos());
@@ -496,22 +490,16 @@ class ChangeStreamIT {
             }));
         }
         try (java.sql.Connection snapshot = source.connect()) {
-            until("XA traffic", () -> committed.get() > 200);
+            await("XA traffic", () -> committed.get() > 200, writing.get(0));
             long started = System.nanoTime();
             io.shardgate.replication.gtid.SnapshotPoint point = io.shardgate.replication.diff.SnapshotGtid.begin(snapshot);
             long tookMillis = (System.nanoTime() - started) / 1_000_000;
             System.out.println("snapshot under XA traffic after " + tookMillis + " ms at " + point);
-            List<String> copied = new ArrayList<>();
-            try (java.sql.Statement read = snapshot.createStatement();
-                 java.sql.ResultSet rows = read.executeQuery("SELECT id, v FROM xa.w")) {
-                while (rows.next()) {
-                    copied.add("(" + rows.getInt(1) + ", " + rows.getInt(2) + ")");
-                }
-            }
+            List<String> copied = rowsAsValues(snapshot, "xa.w");
             assertThat(copied).isNotEmpty();
             target.execute("INSERT INTO xa.w VALUES " + String.join(", ", copied));
             long atSnapshot = committed.get();
-            until("more XA traffic", () -> committed.get() > atSnapshot + 200);
+            await("more XA traffic", () -> committed.get() > atSnapshot + 200, writing.get(0));
             running.set(false);
             for (Future<?> w : writing) {
                 w.get(30, TimeUnit.SECONDS);
@@ -526,11 +514,15 @@ class ChangeStreamIT {
         assertSameTable(source, target, "xa.w", "id");
     }
 
-    private static void until(String what, java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
-            Thread.sleep(10);
+    /** {@code table}'s rows {@code (id, v)} as the session's snapshot shows them, in key order, as SQL row values. */
+    private static List<String> rowsAsValues(java.sql.Connection snapshot, String table) throws java.sql.SQLException {
+        List<String> values = new ArrayList<>();
+        try (java.sql.Statement read = snapshot.createStatement();
+             java.sql.ResultSet rows = read.executeQuery("SELECT id, v FROM " + table + " ORDER BY id")) {
+            while (rows.next()) {
+                values.add("(" + rows.getInt(1) + ", " + rows.getInt(2) + ")");
+            }
         }
+        return values;
     }
 }
