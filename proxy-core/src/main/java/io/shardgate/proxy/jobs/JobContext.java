@@ -30,6 +30,13 @@ public interface JobContext {
         return update(job -> job.withPhase(phase, proxyId(), clock().instant()));
     }
 
+    /** A step gave up: {@code reason} becomes the job's error (and a warning in the log), and the job is in {@code phase} again. */
+    default Job back(JobPhase phase, String reason) throws LostLeaseException {
+        System.getLogger(JobContext.class.getName()).log(System.Logger.Level.WARNING, "job " + job().id() + ": " + reason);
+        update(job -> job.withError(reason));
+        return phase(phase);
+    }
+
     /** What an operator asked for, not yet acted on (the executor clears it with {@code withRequestedAction(null)}). */
     default Optional<JobAction> requestedAction() {
         return job().pendingAction();

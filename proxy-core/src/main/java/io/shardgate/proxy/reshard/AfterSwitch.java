@@ -144,9 +144,7 @@ final class AfterSwitch {
     }
 
     private boolean back(String reason) throws Exception {
-        LOG.log(System.Logger.Level.WARNING, "job " + context.job().id() + ": " + reason);
-        context.update(job -> job.withError(reason));
-        context.phase(JobPhase.SWITCHED);
+        context.back(JobPhase.SWITCHED, reason);
         return false;
     }
 
@@ -155,18 +153,12 @@ final class AfterSwitch {
      * between {@code reversed} and {@code switched}. Whether the job is over.
      */
     private boolean recovered() throws Exception {
-        String job = context.job().id();
-        boolean held = live.applied().document().holds().stream().anyMatch(hold -> hold.job().equals(job));
-        if (held) {
-            topology.commit("job " + job + " on " + context.proxyId(), "lifted the write hold of job " + job
-                    + ", whose runner stopped during its reverse", tree -> Cutover.lift(tree, job));
-        }
-        if (CutoverRecovery.written(live, plan.reverseEdit())) {
+        CutoverRecovery.Outcome outcome = CutoverRecovery.settle(context, topology, live, plan.reverseEdit(), "reverse");
+        if (outcome.switched()) {
             end(JobPhase.REVERSED, "its reverse had switched before its runner stopped");
             return true;
         }
-        context.update(current -> current.withError("the proxy running the reverse stopped before the switch"
-                + (held ? "; its write hold was lifted" : "") + ": ask for the reverse again"));
+        context.update(current -> current.withError(outcome.stoppedBeforeSwitch()));
         context.phase(JobPhase.SWITCHED);
         return false;
     }

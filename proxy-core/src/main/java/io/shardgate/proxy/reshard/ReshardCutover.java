@@ -79,9 +79,7 @@ final class ReshardCutover {
     }
 
     private boolean back(String reason) throws Exception {
-        LOG.log(System.Logger.Level.WARNING, "job " + context.job().id() + ": " + reason);
-        context.update(job -> job.withError(reason));
-        context.phase(JobPhase.READY);
+        context.back(JobPhase.READY, reason);
         return false;
     }
 
