@@ -125,10 +125,11 @@ public final class ParallelApplier implements AutoCloseable {
             positions = positions.withFloor(snapshot);
             target.saveFloor(positions.floor());
         }
-        tracker = new WatermarkTracker(readFrom != null ? readFrom : positions.watermark());
-        // A start elsewhere than the stored watermark is saved at the first checkpoint.
-        checkpointer = new WatermarkSaver(target, tracker, positions.watermark(), settings.checkpointEvery(), stopping,
-                checkpointRetries, this::fail);
+        MariaDbGtidPosition start = readFrom != null ? readFrom : positions.watermark();
+        tracker = new WatermarkTracker(start);
+        // Saved once it moves: a start position the source never wrote (the reader refuses it) is not stored.
+        checkpointer = new WatermarkSaver(target, tracker, start, settings.checkpointEvery(), stopping, checkpointRetries,
+                this::fail);
         for (int i = 0; i < settings.workers(); i++) {
             ApplyWorker worker = new ApplyWorker(this, settings, stopping, i);
             workers.add(worker);

@@ -23,7 +23,7 @@ final class WatermarkSaver {
     private final Thread thread;
     private MariaDbGtidPosition saved;
 
-    /** {@code saved}: the watermark the target stores now. */
+    /** {@code saved}: the watermark already stored, or where the stream starts (saved once the watermark moves). */
     WatermarkSaver(ApplyTarget target, WatermarkTracker tracker, MariaDbGtidPosition saved, long everyMillis,
                    CountDownLatch stopping, Counter retries, Consumer<Throwable> fail) {
         this.target = requireNonNull(target, "target is null");
