@@ -37,6 +37,22 @@ public final class Packets {
         return packet(sequence, 0xFF, 0x7A, 0x04, '#', '4', '2', 'S', '0', '2', 'n', 'o');
     }
 
+    /** A COM_QUERY of {@code sql} as {@link #received} shows it. */
+    public static String query(String sql) {
+        return "0:03" + java.util.HexFormat.of().formatHex(sql.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /** The OK a server answers a statement with in autocommit (sequence 1). */
+    public static MySqlPacket ok() {
+        return ok(1, 0, ServerStatus.AUTOCOMMIT);
+    }
+
+    /** ERR {@code errno} with {@code sqlState} and {@code message} (sequence 1). */
+    public static MySqlPacket err(int errno, String sqlState, String message) {
+        byte[] text = ("#" + sqlState + message).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return new MySqlPacket(1, Unpooled.buffer().writeByte(0xFF).writeShortLE(errno).writeBytes(text));
+    }
+
     /** One column count, one column definition of a VARCHAR column "c" (text protocol). */
     static MySqlPacket[] oneColumn() {
         return new MySqlPacket[] {packet(1, 0x01), columnDefinition(2)};

@@ -42,6 +42,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import static io.shardgate.proxy.execution.Packets.err;
+import static io.shardgate.proxy.execution.Packets.ok;
+import static io.shardgate.proxy.execution.Packets.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -155,18 +158,5 @@ class StatementCursorHandBackTest {
         public int size() {
             return set.size();
         }
-    }
-
-    private static String query(String sql) {
-        return "0:03" + HexFormat.of().formatHex(sql.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static MySqlPacket ok() {
-        return new MySqlPacket(1, Unpooled.wrappedBuffer(new byte[] {0x00, 0x00, 0x00, ServerStatus.AUTOCOMMIT, 0x00, 0x00, 0x00}));
-    }
-
-    private static MySqlPacket err(int errno, String sqlState, String message) {
-        byte[] text = ("#" + sqlState + message).getBytes(StandardCharsets.UTF_8);
-        return new MySqlPacket(1, Unpooled.buffer().writeByte(0xFF).writeShortLE(errno).writeBytes(text));
     }
 }
