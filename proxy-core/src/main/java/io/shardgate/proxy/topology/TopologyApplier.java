@@ -179,11 +179,12 @@ public final class TopologyApplier {
         return true;
     }
 
+    /** Whether the same shards own the same keys: a shard that owns none, added or removed, changes no key's owner. */
     private static boolean sameKeys(TopologyDocument previous, TopologyDocument next) {
         Map<String, String> before = new LinkedHashMap<>();
-        previous.shards().forEach(shard -> before.put(shard.name(), shard.ownsKeys() ? shard.keyRange() : null));
+        previous.shards().stream().filter(ShardConfig::ownsKeys).forEach(shard -> before.put(shard.name(), shard.keyRange()));
         Map<String, String> after = new LinkedHashMap<>();
-        next.shards().forEach(shard -> after.put(shard.name(), shard.ownsKeys() ? shard.keyRange() : null));
+        next.shards().stream().filter(ShardConfig::ownsKeys).forEach(shard -> after.put(shard.name(), shard.keyRange()));
         return before.equals(after);
     }
 

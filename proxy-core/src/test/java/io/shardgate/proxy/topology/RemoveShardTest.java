@@ -146,10 +146,23 @@ class RemoveShardTest {
             assertThat(shard.primary().retired()).as("told before its pools close").isFalse();
             removed.add(shard.shard());
         });
+        List<Object> cutovers = new CopyOnWriteArrayList<>();
+        applier.onCutover(new TopologyApplier.CutoverListener() {
+            @Override
+            public void shardMap(io.shardgate.router.schema.ShardingSchema next) {
+                cutovers.add(next);
+            }
+
+            @Override
+            public void holds(List<WriteHold> holds, long version) {
+                cutovers.add(holds);
+            }
+        });
         ObjectNode tree = config.topology().document().tree().deepCopy();
         TopologyEdits.removeShard(tree, "s1");
 
         assertThat(applier.apply(new StoredTopology(2, tree.toString()))).isTrue();
+        assertThat(cutovers).as("no key changes owner: the shard map stays").isEmpty();
         assertThat(live.version()).isEqualTo(2);
         assertThat(removed).containsExactly("s1");
         assertThat(s1.primary().retired()).isTrue();
