@@ -89,18 +89,21 @@ public final class TopologyApi implements AdminRoutes {
                         tree -> TopologyEdits.addReplica(tree, shard, body.get("address").asText())));
     }
 
-    /** Checked again on each attempt, so a job created meanwhile is seen; a job's use is a conflict (409). */
+    /**
+     * The document's refusals first (400), then what uses the shard outside it, a job (409); both checked again on each
+     * attempt, so a job created meanwhile is seen.
+     */
     private Reply removeShard(AdminRequest request, String shard, long ifMatch) {
-        String[] use = new String[1];
+        java.util.concurrent.atomic.AtomicBoolean inUse = new java.util.concurrent.atomic.AtomicBoolean();
         Reply reply = admin.change(request.actor(), "removed shard " + shard, ifMatch, tree -> {
-            use[0] = shardUse.usedBy(shard).orElse(null);
-            if (use[0] == null) {
-                TopologyEdits.removeShard(tree, shard);
-            } else {
-                throw new IllegalArgumentException("shard " + shard + " is in use: " + use[0]);
+            TopologyEdits.removeShard(tree, shard);
+            String use = shardUse.usedBy(shard).orElse(null);
+            inUse.set(use != null);
+            if (use != null) {
+                throw new IllegalArgumentException("shard " + shard + " is in use: " + use);
             }
         });
-        return use[0] != null && reply.status() == 400 ? new Reply(409, reply.json()) : reply;
+        return inUse.get() && reply.status() == 400 ? new Reply(409, reply.json()) : reply;
     }
 
     private Reply setState(AdminRequest request, String address, long ifMatch) {
