@@ -245,8 +245,8 @@ class ReshardClusterIT {
     void aJobCancelledWhileStreamingDiffingReadyOrCuttingOverLeavesTheSourceServingAndItsTargetsDroppable() throws Exception {
         startKilledAgain();
         Node s3 = topology.shard("s3").primary();
-        // A running proxy does not remove shards: a cancelled job's targets stay in the topology owning no keys, so each
-        // cancel here has targets of its own.
+        // A cancelled job's targets stay in the topology owning no keys until removed, so each cancel here has targets of its
+        // own; the test removes them all at its end.
         Map<String, List<String>> targetsIn = Map.of("streaming", List.of("s12", "s13"), "diffing", List.of("s8", "s9"),
                 "ready", List.of("s10", "s11"), "cutting_over", List.of("s16", "s17"));
         for (String phase : List.of("streaming", "diffing", "ready", "cutting_over")) {
@@ -295,6 +295,30 @@ class ReshardClusterIT {
             }
             assertSourceServes("s3", "c0-", s3, names, List.of());
         }
+        // The cancelled jobs' targets leave the topology (DELETE /api/v1/shards/{shard}): both proxies drop their backends.
+        List<String> dropped = targetsIn.values().stream().flatMap(List::stream).sorted().toList();
+        long version = 0;
+        for (int i = 0; i < dropped.size(); i++) {
+            version = new AdminApi(proxies.get(i % 2).adminPort()).change("DELETE", "/api/v1/shards/" + dropped.get(i), null);
+        }
+        long removed = version;
+        Await.until("both proxies serve the topology without them", Duration.ofSeconds(10), () -> appliedVersion(0) >= removed
+                && appliedVersion(1) >= removed);
+        for (int p = 0; p < proxies.size(); p++) {
+            JsonNode document = new AdminApi(proxies.get(p).adminPort()).get("/api/v1/topology").json().path("document");
+            assertThat(document.path("shards").findValuesAsText("name")).as("proxy %d's topology", p).doesNotContainAnyElementsOf(dropped);
+            try (Connection connection = connect(p); Statement statement = connection.createStatement();
+                 var rows = statement.executeQuery("SHOW SHARDGATE BACKENDS")) {
+                while (rows.next()) {
+                    assertThat(rows.getString("shard")).as("proxy %d's backends", p).isNotIn(dropped);
+                }
+            }
+        }
+        assertSourceServes("s3", "c0-", s3, dropped, List.of());
+    }
+
+    private long appliedVersion(int proxy) {
+        return new AdminApi(proxies.get(proxy).adminPort()).get("/api/v1/topology").json().path("applied_version").asLong();
     }
 
     @Test

@@ -161,5 +161,25 @@ class ReshardIT {
         assertThat(topology.shard("s1").primary().queryString("SELECT COUNT(*) FROM information_schema.TABLES"
                 + " WHERE TABLE_SCHEMA = '_shardgate' AND TABLE_NAME LIKE 'apply\\_position\\_rev%'"))
                 .as("the reverse streams' state is dropped").isEqualTo("0");
+        // The targets own no keys again: they leave the topology; s1, which owns keys, does not.
+        AdminApi.Response refused = admin.send("DELETE", "/api/v1/shards/s1", null, -1);
+        assertThat(refused.status()).as(refused.body()).isEqualTo(400);
+        assertThat(refused.json().path("error").asText()).contains("owns keys").contains("move its keys first (a reshard job)");
+        admin.change("DELETE", "/api/v1/shards/s2", null);
+        admin.change("DELETE", "/api/v1/shards/s3", null);
+        assertThat(admin.get("/api/v1/topology").json().path("document").path("shards").findValuesAsText("name"))
+                .containsExactly("s0", "s1");
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            try (ResultSet rows = statement.executeQuery("SHOW SHARDGATE BACKENDS")) {
+                while (rows.next()) {
+                    assertThat(rows.getString("shard")).isIn("s0", "s1");
+                }
+            }
+            try (ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM shop.customers")) {
+                assertThat(rows.next()).isTrue();
+                assertThat(rows.getLong(1)).as("every row, read through the proxy").isEqualTo(client.model.size());
+            }
+            assertThat(statement.executeUpdate("INSERT INTO shop.customers VALUES (99000001, 'after removal', 1)")).isEqualTo(1);
+        }
     }
 }

@@ -24,6 +24,7 @@ import io.shardgate.proxy.routing.BackendFactory;
 import io.shardgate.proxy.routing.Drains;
 import io.shardgate.proxy.topology.LiveTopology;
 import io.shardgate.proxy.topology.ProxyRegistration;
+import io.shardgate.proxy.topology.ShardUse;
 import io.shardgate.proxy.topology.TopologyAdmin;
 import io.shardgate.proxy.topology.TopologyApplier;
 import io.shardgate.proxy.topology.TopologyDocument;
@@ -177,6 +178,11 @@ public final class ShardgateProxy implements AutoCloseable {
                     runtime.shardAdded(shard, added);
                     return added;
                 });
+                applier.onShardRemoved(removed -> {
+                    runtime.shardRemoved(removed.shard());
+                    all.remove(removed);
+                    report.remove(removed);
+                });
                 applier.onPrimaryChange(runtime::primaryChanged);
                 applier.onCutover(new CutoverHolds(runtime.deployment(), topology::holdsDrained, System::currentTimeMillis));
             });
@@ -204,7 +210,8 @@ public final class ShardgateProxy implements AutoCloseable {
                     Map.of("/api/v1/queries", digestReport::json), () -> {
                         digestMetrics.refresh();
                         jobService.refreshMetrics();
-                    }, AdminRoutes.all(new TopologyApi(topologyAdmin), jobService.routes()),
+                    }, AdminRoutes.all(new TopologyApi(topologyAdmin,
+                            decisionLog(config).or(jobService.shardUse())), jobService.routes()),
                     adminWork);
             String address = config.listen().host() + ":" + frontend.port();
             topology.start(live, applier, new ProxyRegistration(config.topology().proxyId().orElse(address), address,
@@ -264,6 +271,13 @@ public final class ShardgateProxy implements AutoCloseable {
         }
         report.add(backends);
         return backends;
+    }
+
+    /** The shard that keeps the XA decision log ({@code transactions.decision_shard}) is not removed live. */
+    private static ShardUse decisionLog(ShardgateConfig config) {
+        String shard = config.transactions().decisionShard();
+        return name -> name.equals(shard) ? Optional.of("it keeps the XA decisions (transactions.decision_shard in the config"
+                + " file): name another shard there and restart the proxies first") : Optional.empty();
     }
 
     /** The admin API's JSON endpoints; {@code /api/v1/schema} (the tables' columns per shard) in a sharded deployment. */

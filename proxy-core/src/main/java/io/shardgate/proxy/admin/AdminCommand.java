@@ -52,6 +52,8 @@ public final class AdminCommand {
                                               as a JSON number, anything else as a string)
               add-shard NAME --primary HOST:PORT [--replica HOST:PORT ...] [--engine E]
                                               add a shard with an empty key range
+              remove-shard NAME               remove a shard that owns no keys (a cancelled or reversed reshard's
+                                              target), once no job that has not ended uses it
 
               every write also takes --if-match N: it applies only while the topology's version is N (else HTTP 409).
               exit status: 0 done; 1 the API answered an error or could not be reached; 2 bad arguments.
@@ -102,6 +104,7 @@ public final class AdminCommand {
             case "topology", "history", "proxies", "get-document" -> args.expect(0, "");
             case "add-replica", "remove-replica" -> args.expect(2, "SHARD HOST:PORT", "--if-match");
             case "drain", "serve", "offline" -> args.expect(1, "HOST:PORT", "--if-match");
+            case "remove-shard" -> args.expect(1, "NAME", "--if-match");
             case "add-shard" -> args.expect(1, "NAME --primary HOST:PORT", "--if-match", "--primary", "--replica", "--engine");
             case "put-document" -> args.expect(1, "FILE --if-match N", "--if-match");
             case "routing" -> {
@@ -148,6 +151,8 @@ public final class AdminCommand {
             }
             case "routing" -> new Call("PATCH", "/api/v1/routing", routing(operands).toString(), printer::pretty);
             case "add-shard" -> new Call("POST", "/api/v1/shards", shard(args).toString(), printer::pretty);
+            case "remove-shard" -> new Call("DELETE", "/api/v1/shards/" + AdminApiClient.segment(name(operands.get(0))), null,
+                    printer::pretty);
             default -> throw new IllegalStateException(args.command());
         };
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.shardgate.proxy.topology.BackendState;
+import io.shardgate.proxy.topology.ShardUse;
 import io.shardgate.proxy.topology.TopologyAdmin;
 import io.shardgate.proxy.topology.TopologyEdits;
 
@@ -23,15 +24,24 @@ import static java.util.Objects.requireNonNull;
  * PUT    /api/v1/backends/{address}/state          {"state": "serving" | "draining" | "offline"}
  * PATCH  /api/v1/routing                           keys of the routing section
  * POST   /api/v1/shards                            {"name", "primary", "replicas", "engine"}: key_range none
+ * DELETE /api/v1/shards/{shard}                    a shard that owns no keys and nothing uses (no job that has not ended)
  * </pre>
  * Every write takes an optional {@code If-Match} (the version it was made to) and records its actor.
  */
 public final class TopologyApi implements AdminRoutes {
     private final TopologyAdmin admin;
+    private final ShardUse shardUse;
     private final ObjectMapper mapper = new ObjectMapper();
 
+    /** Without jobs: nothing outside the document uses a shard. */
     public TopologyApi(TopologyAdmin admin) {
+        this(admin, ShardUse.NONE);
+    }
+
+    /** {@code shardUse}: what outside the document uses a shard (the jobs), which a shard's removal waits for. */
+    public TopologyApi(TopologyAdmin admin, ShardUse shardUse) {
         this.admin = requireNonNull(admin, "admin is null");
+        this.shardUse = requireNonNull(shardUse, "shardUse is null");
     }
 
     @Override
@@ -66,7 +76,7 @@ public final class TopologyApi implements AdminRoutes {
             case "DELETE api/v1/shards" -> parts.size() == 6 && parts.get(4).equals("replicas")
                     ? admin.change(request.actor(), "removed replica " + parts.get(5) + " from shard " + parts.get(3), ifMatch,
                     tree -> TopologyEdits.removeReplica(tree, parts.get(3), parts.get(5)))
-                    : notFound(request);
+                    : parts.size() == 4 ? removeShard(request, parts.get(3), ifMatch) : notFound(request);
             case "PUT api/v1/backends" -> parts.size() == 5 && parts.get(4).equals("state") ? setState(request, parts.get(3), ifMatch)
                     : notFound(request);
             default -> error(405, method + " " + request.path() + " is not a topology endpoint");
@@ -77,6 +87,23 @@ public final class TopologyApi implements AdminRoutes {
         return withBody(request, body -> body.path("address").isTextual(), "{\"address\": \"host:port\"}",
                 body -> admin.change(request.actor(), "added replica " + body.get("address").asText() + " to shard " + shard, ifMatch,
                         tree -> TopologyEdits.addReplica(tree, shard, body.get("address").asText())));
+    }
+
+    /**
+     * The document's refusals first (400), then what uses the shard outside it, a job (409); both checked again on each
+     * attempt, so a job created meanwhile is seen.
+     */
+    private Reply removeShard(AdminRequest request, String shard, long ifMatch) {
+        java.util.concurrent.atomic.AtomicBoolean inUse = new java.util.concurrent.atomic.AtomicBoolean();
+        Reply reply = admin.change(request.actor(), "removed shard " + shard, ifMatch, tree -> {
+            TopologyEdits.removeShard(tree, shard);
+            String use = shardUse.usedBy(shard).orElse(null);
+            inUse.set(use != null);
+            if (use != null) {
+                throw new IllegalArgumentException("shard " + shard + " is in use: " + use);
+            }
+        });
+        return inUse.get() && reply.status() == 400 ? new Reply(409, reply.json()) : reply;
     }
 
     private Reply setState(AdminRequest request, String address, long ifMatch) {

@@ -3,11 +3,13 @@ package io.shardgate.proxy.jobs;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.shardgate.proxy.admin.AdminRoutes;
 import io.shardgate.proxy.config.TopologyConfig;
+import io.shardgate.proxy.topology.ShardUse;
 import io.shardgate.proxy.topology.TopologyDocument;
 
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -62,6 +64,42 @@ public final class JobService implements AutoCloseable {
     /** Adds the gauges of jobs seen since the last scrape: run it before each. */
     public void refreshMetrics() {
         metrics.refresh();
+    }
+
+    /**
+     * The job that has not ended (any phase but done, cancelled, reversed, failed) and has {@code shard} as its source
+     * or a target: the admin API does not remove such a shard. Reads the store each time.
+     */
+    public ShardUse shardUse() {
+        return shardUse(store);
+    }
+
+    /** {@link #shardUse()} over {@code store}. */
+    static ShardUse shardUse(JobStore store) {
+        return shard -> {
+            for (StoredJob stored : store.list()) {
+                Job job = stored.job();
+                String role = job.phase().terminal() ? null : role(job, shard);
+                if (role != null) {
+                    return Optional.of("job " + job.id() + " (" + job.kind().json() + ", phase " + job.phase().json() + ") has it as its "
+                            + role + " and has not ended: " + (job.phase() == JobPhase.SWITCHED ? "complete or reverse" : "cancel")
+                            + " the job, or let it end, first");
+                }
+            }
+            return Optional.empty();
+        };
+    }
+
+    /** {@code source} or {@code target} when the job's spec names {@code shard} so; else null. */
+    private static String role(Job job, String shard) {
+        if (shard.equals(job.spec().path("source").asText(null))) {
+            return "source";
+        }
+        boolean target = shard.equals(job.spec().path("target").asText(null));
+        for (com.fasterxml.jackson.databind.JsonNode node : job.spec().path("targets")) {
+            target |= shard.equals(node.path("name").asText(null));
+        }
+        return target ? "target" : null;
     }
 
     public JobStore store() {

@@ -25,6 +25,11 @@ public final class BackendReport {
         shards.add(shard);
     }
 
+    /** A topology change removed {@code shard}: it is no longer reported. */
+    public void remove(ShardBackends shard) {
+        shards.remove(shard);
+    }
+
     public List<BackendRow> rows() {
         List<BackendRow> rows = new ArrayList<>();
         for (ShardBackends shard : shards) {

@@ -62,6 +62,20 @@ public final class ControlPlane implements AutoCloseable {
         }
     }
 
+    /** A shard removed live: XA recovery no longer reaches it, and its pool closes. */
+    public void removeShard(String shard) {
+        HikariDataSource old;
+        synchronized (this) {
+            primaries.remove(shard);
+            shards.remove(shard);
+            sources.remove(shard);
+            old = pools.remove(shard);
+        }
+        if (old != null) {
+            old.close();
+        }
+    }
+
     /**
      * The connections to {@code shard}'s primary: the pool opens on first use, and follows the primary when a topology
      * change replaces it ({@link #replacePrimary}).

@@ -109,6 +109,14 @@ public final class ShardedDeployment implements AutoCloseable {
         shards.putIfAbsent(backends.shard(), backends);
     }
 
+    /** A shard removed live: it owns no keys in the shard map (the topology refuses to remove one that does). */
+    public synchronized void removeShard(String name) {
+        if (map.schema().shardNames().contains(name)) {
+            throw new IllegalStateException("shard " + name + " owns keys in the shard map; it cannot be removed");
+        }
+        shards.remove(name);
+    }
+
     /**
      * A cutover moved keys: statements are planned against {@code next} from now on (a statement planned before
      * finishes where it was sent). Every shard {@code next} names must have its backends here already.

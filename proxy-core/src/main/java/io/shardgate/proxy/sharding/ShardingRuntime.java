@@ -102,6 +102,12 @@ public final class ShardingRuntime implements AutoCloseable {
         deployment.addShard(backends);
     }
 
+    /** A shard removed live (it owned no keys): nothing reaches it any more, its control connections close. */
+    public void shardRemoved(String shard) {
+        deployment.removeShard(shard);
+        controlPlane.removeShard(shard);
+    }
+
     public ShardedDeployment deployment() {
         return deployment;
     }

@@ -42,6 +42,7 @@ public final class TopologyApplier {
     private final LongConsumer onApplied;
     private java.util.function.Function<ShardConfig, ShardBackends> newShard = shard -> null;
     private java.util.function.BiConsumer<String, HostPort> primaryChanged = (shard, primary) -> { };
+    private java.util.function.Consumer<ShardBackends> shardRemoved = shard -> { };
     private CutoverListener cutover = CutoverListener.NONE;
 
     /** Who acts on a version's shard map and write holds (the sharded deployment). */
@@ -83,6 +84,11 @@ public final class TopologyApplier {
      */
     public void onNewShard(java.util.function.Function<ShardConfig, ShardBackends> backendsOf) {
         this.newShard = requireNonNull(backendsOf, "backendsOf is null");
+    }
+
+    /** Who else drops a shard a topology change removed (the sharded deployment, the reports), before its pools close. */
+    public void onShardRemoved(java.util.function.Consumer<ShardBackends> listener) {
+        this.shardRemoved = requireNonNull(listener, "listener is null");
     }
 
     /** Who else follows a shard's primary (the sharded deployment's control plane). */
@@ -151,6 +157,11 @@ public final class TopologyApplier {
                 }
             }
         }
+        for (String name : List.copyOf(shards.keySet())) {
+            if (next.shard(name).isEmpty()) {
+                removeShard(shards.remove(name), stored.version()); // it owned no keys: nothing was routed to it
+            }
+        }
         // Keys (or tables) move before the holds lift, so that a write waiting for the lift is planned on the new shard map.
         TopologyDocument previous = live.applied().document();
         if (next.sharding().isPresent() && (!sameKeys(previous, next)
@@ -168,12 +179,36 @@ public final class TopologyApplier {
         return true;
     }
 
+    /** Whether the same shards own the same keys: a shard that owns none, added or removed, changes no key's owner. */
     private static boolean sameKeys(TopologyDocument previous, TopologyDocument next) {
         Map<String, String> before = new LinkedHashMap<>();
-        previous.shards().forEach(shard -> before.put(shard.name(), shard.ownsKeys() ? shard.keyRange() : null));
+        previous.shards().stream().filter(ShardConfig::ownsKeys).forEach(shard -> before.put(shard.name(), shard.keyRange()));
         Map<String, String> after = new LinkedHashMap<>();
-        next.shards().forEach(shard -> after.put(shard.name(), shard.ownsKeys() ? shard.keyRange() : null));
+        next.shards().stream().filter(ShardConfig::ownsKeys).forEach(shard -> after.put(shard.name(), shard.keyRange()));
         return before.equals(after);
+    }
+
+    /**
+     * Drops a removed shard's backends: no one reaches them any more, its lag monitor and health probes stop, its pools
+     * close (connections still lent, such as an admin's, end with the reason) and its gauges go.
+     */
+    private void removeShard(ShardBackends backends, long version) {
+        shardRemoved.accept(backends);
+        String reason = "shard " + backends.shard() + " was removed in topology version " + version;
+        ReplicaSet set = backends.replicaSet();
+        if (set.monitor() != null) {
+            drains.closeLater(set.monitor());
+        }
+        String primary = backends.primary().target().address().toString();
+        backends.primary().closeAll(reason);
+        factory.forget(primary);
+        backends.health().ifPresent(health -> drains.closeLater(() -> health.removeBackend("primary", primary)));
+        for (ReplicaBackend replica : set.replicas()) {
+            replica.pool().closeAll(reason);
+            factory.forget(replica.server().address());
+            backends.health().ifPresent(health -> drains.closeLater(() -> health.removeReplica(replica.server().address())));
+        }
+        LOG.log(System.Logger.Level.INFO, reason + ": its backends are closed");
     }
 
     private void applyShard(ShardConfig shard, TopologyDocument next, ShardBackends backends, long version) {

@@ -8,11 +8,11 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What a running proxy cannot apply from one version to the next: shards removed, renamed or reordered,
+ * What a running proxy cannot apply from one version to the next: shards that own keys removed, shards renamed or reordered,
  * a shard added with keys, changes to a shard's engine or durability, to the sharded schemas, and to the
  * key range of a shard whose writes no cutover holds (resharding moves data first; its cutover then holds
  * the shard's writes and moves the keys). Replicas, primaries, backend states, routing settings, write
- * holds and new shards that own no keys yet ({@code key_range: none}) change live.
+ * holds, new shards that own no keys yet ({@code key_range: none}) and the removal of shards that own none change live.
  */
 public final class TopologyChecks {
     private TopologyChecks() {
@@ -21,11 +21,14 @@ public final class TopologyChecks {
     /** Why {@code next} cannot follow {@code current}: empty when it can. */
     public static List<String> problems(TopologyDocument current, TopologyDocument next) {
         List<String> problems = new ArrayList<>();
-        List<String> before = current.shards().stream().map(ShardConfig::name).toList();
+        // A shard that owns no keys may go (TopologyEdits.removeShard): the others keep their order, new ones come after.
+        List<String> before = current.shards().stream().filter(shard -> shard.ownsKeys() || next.shard(shard.name()).isPresent())
+                .map(ShardConfig::name).toList();
         List<String> after = next.shards().stream().map(ShardConfig::name).toList();
         if (after.size() < before.size() || !after.subList(0, before.size()).equals(before)) {
-            problems.add("the shards change from " + before + " to " + after
-                    + ": a running proxy does not remove, rename or reorder shards (it adds them at the end)");
+            problems.add("the shards change from " + current.shards().stream().map(ShardConfig::name).toList() + " to " + after
+                    + ": a running proxy does not rename or reorder shards, nor remove one that owns keys (it adds them at the end,"
+                    + " and removes those that own none)");
         }
         for (ShardConfig shard : next.shards()) {
             if (current.shard(shard.name()).isEmpty() && shard.ownsKeys()) {

@@ -3,9 +3,12 @@ package io.shardgate.proxy.topology;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.shardgate.proxy.config.ShardConfig;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -49,6 +52,74 @@ public final class TopologyEdits {
             }
         }
         throw new IllegalArgumentException("shard " + shard + " has no replica " + address);
+    }
+
+    /**
+     * Removes shard {@code name} and its backends' states. Refused while it owns keys, or while anything else in the
+     * document names it (an unsharded table, a sequence, a range or list vindex, a cutover's write hold): each refusal
+     * says what to do first. Jobs are not in the document: the caller checks them ({@link ShardUse}).
+     */
+    public static void removeShard(ObjectNode tree, String name) {
+        ObjectNode node = shard(tree, name);
+        String range = node.path("key_range").asText("");
+        if (!ShardConfig.NO_KEYS.equals(range)) {
+            throw new IllegalArgumentException("shard " + name + " owns keys (" + (range.isEmpty() ? "it has no key_range: it serves"
+                    + " every key" : "key_range " + range) + "): move its keys first (a reshard job), then remove it");
+        }
+        List<String> uses = namedBy(tree, name);
+        if (!uses.isEmpty()) {
+            throw new IllegalArgumentException("shard " + name + " is still named by " + String.join("; ", uses));
+        }
+        ArrayNode shards = (ArrayNode) tree.get("shards");
+        for (int i = 0; i < shards.size(); i++) {
+            if (shards.get(i) == node) {
+                shards.remove(i);
+                break;
+            }
+        }
+        JsonNode states = tree.path("backend_states");
+        if (states.isObject()) {
+            ((ObjectNode) states).remove(node.path("primary").asText());
+            node.path("replicas").forEach(replica -> ((ObjectNode) states).remove(replica.asText()));
+        }
+    }
+
+    /** What else in the document names shard {@code name}, each with what to do about it. */
+    private static List<String> namedBy(ObjectNode tree, String name) {
+        List<String> uses = new ArrayList<>();
+        for (JsonNode schema : tree.path("schemas")) {
+            String prefix = schema.path("name").asText() + ".";
+            for (Iterator<Map.Entry<String, JsonNode>> it = schema.path("tables").fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> table = it.next();
+                JsonNode rule = table.getValue();
+                if (name.equals(rule.path("shard").asText(null))) {
+                    uses.add("unsharded table " + prefix + table.getKey() + " (move it to another shard first: a move job)");
+                }
+                boolean inRanges = false;
+                for (JsonNode bound : rule.path("ranges")) {
+                    inRanges |= name.equals(bound.path("shard").asText(null));
+                }
+                if (inRanges || rule.path("lists").has(name)) {
+                    uses.add("the " + (inRanges ? "range" : "list") + " vindex of table " + prefix + table.getKey()
+                            + " (edit its vindex in the document's schemas first)");
+                }
+            }
+            for (Iterator<Map.Entry<String, JsonNode>> it = schema.path("sequences").fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> sequence = it.next();
+                if (name.equals(sequence.getValue().path("shard").asText(null))) {
+                    uses.add("sequence " + prefix + sequence.getKey() + ", whose blocks it keeps (give the sequence another shard"
+                            + " in the document's schemas first)");
+                }
+            }
+        }
+        for (JsonNode hold : tree.path("write_holds")) {
+            for (JsonNode held : hold.path("shards")) {
+                if (name.equals(held.asText())) {
+                    uses.add("the write hold of job " + hold.path("job").asText() + " (its cutover is under way: let it end first)");
+                }
+            }
+        }
+        return uses;
     }
 
     /** Sets a backend's state; {@code serving}, the default, is written by leaving the backend out. */

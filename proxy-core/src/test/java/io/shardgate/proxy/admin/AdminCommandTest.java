@@ -348,4 +348,31 @@ class AdminCommandTest {
             assertThat(AdminCommand.USAGE).contains("  " + command + " ");
         }
     }
+
+    @Test
+    void removeShardDeletesTheShardsPathWithoutABody() {
+        assertThat(admin("remove-shard", "s12", "--if-match", "9")).as(err()).isZero();
+        FakeAdminApi.Recorded request = api.only();
+        assertThat(request.method()).isEqualTo("DELETE");
+        assertThat(request.rawPath()).isEqualTo("/api/v1/shards/s12");
+        assertThat(request.ifMatch()).isEqualTo("9");
+        assertThat(request.body()).isEmpty();
+        assertThat(AdminCommand.USAGE).contains("  remove-shard NAME ");
+    }
+
+    @Test
+    void aShardThatOwnsKeysIsNotRemovedAndTheApisReasonIsPrinted() {
+        api.answer(400, "{\"error\":\"shard s0 owns keys (key_range -80): move its keys first (a reshard job), then remove it\"}");
+        assertThat(admin("remove-shard", "s0")).isEqualTo(1);
+        assertThat(err()).isEqualTo("shardgate admin: HTTP 400: shard s0 owns keys (key_range -80): move its keys first"
+                + " (a reshard job), then remove it\n");
+        assertThat(out()).isEmpty();
+    }
+
+    @Test
+    void removeShardNeedsOneName() {
+        assertThat(run(Map.of(), Duration.ofSeconds(10), List.of("--token", "secret", "--url", api.url(), "remove-shard"))).isEqualTo(2);
+        assertThat(err()).startsWith("shardgate admin: remove-shard needs NAME");
+        assertThat(api.requests()).isEmpty();
+    }
 }

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The control plane follows a shard's primary when a topology change replaces it (no connection is opened here). */
 class ControlPlaneTest {
@@ -29,6 +30,22 @@ class ControlPlaneTest {
             assertThat(plane.dataSource("s1").unwrap(HikariDataSource.class).getJdbcUrl()).contains(":24002/");
             plane.replacePrimary("s7", new HostPort("127.0.0.1", 1)); // a shard it does not serve: nothing happens
             assertThat(plane.shards()).containsExactly("s0", "s1");
+        }
+    }
+
+    @Test
+    void aRemovedShardsPoolClosesAndRecoveryNoLongerReachesItUntilItIsAddedAgain() throws Exception {
+        Map<String, HostPort> primaries = new LinkedHashMap<>();
+        primaries.put("s0", new HostPort("127.0.0.1", 24001));
+        try (ControlPlane plane = new ControlPlane(primaries, "shardgate", "secret")) {
+            plane.addShard("s8", new HostPort("127.0.0.1", 24008));
+            HikariDataSource pool = plane.dataSource("s8").unwrap(HikariDataSource.class);
+            plane.removeShard("s8");
+            assertThat(pool.isClosed()).isTrue();
+            assertThat(plane.shards()).containsExactly("s0");
+            assertThatThrownBy(() -> plane.dataSource("s8")).hasMessageContaining("unknown shard 's8'");
+            plane.addShard("s8", new HostPort("127.0.0.1", 24018));
+            assertThat(plane.dataSource("s8").unwrap(HikariDataSource.class).getJdbcUrl()).contains(":24018/");
         }
     }
 }
