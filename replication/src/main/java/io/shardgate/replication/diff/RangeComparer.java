@@ -25,13 +25,16 @@ final class RangeComparer {
     private final RowMerge merge;
     private final int narrowRows;
     private final Reports reports;
+    private final DiffTimes times;
 
-    RangeComparer(Snapshot snapshot, Parallel parallel, List<String> shards, int narrowRows, Reports reports) {
+    RangeComparer(Snapshot snapshot, Parallel parallel, List<String> shards, int narrowRows, Reports reports,
+            DiffTimes times) {
         this.snapshot = requireNonNull(snapshot, "snapshot is null");
         this.parallel = requireNonNull(parallel, "parallel is null");
         this.merge = new RowMerge(snapshot.keyOrder(), shards);
         this.narrowRows = narrowRows;
         this.reports = requireNonNull(reports, "reports is null");
+        this.times = requireNonNull(times, "times is null");
     }
 
     /** Compares {@code range}, reporting every differing row; returns the source's row count in it. */
@@ -46,9 +49,10 @@ final class RangeComparer {
     /** The source's checksum first, then each target's. */
     private List<ChecksumResult> checksums(PkRange range) throws SQLException {
         List<Parallel.Read<ChecksumResult>> reads = new ArrayList<>();
-        reads.add(() -> snapshot.source().checksum(range));
-        for (ServerReader target : snapshot.targets()) {
-            reads.add(() -> target.checksum(range));
+        reads.add(timed(0, () -> snapshot.source().checksum(range)));
+        for (int i = 0; i < snapshot.targets().size(); i++) {
+            ServerReader target = snapshot.targets().get(i);
+            reads.add(timed(i + 1, () -> target.checksum(range)));
         }
         return parallel.all(reads);
     }
@@ -97,11 +101,24 @@ final class RangeComparer {
 
     private void compareRows(PkRange range) throws SQLException {
         List<Parallel.Read<List<RowChecksum>>> reads = new ArrayList<>();
-        reads.add(() -> snapshot.source().rows(range));
-        for (ServerReader target : snapshot.targets()) {
-            reads.add(() -> target.rows(range));
+        reads.add(timed(0, () -> snapshot.source().rows(range)));
+        for (int i = 0; i < snapshot.targets().size(); i++) {
+            ServerReader target = snapshot.targets().get(i);
+            reads.add(timed(i + 1, () -> target.rows(range)));
         }
         List<List<RowChecksum>> rows = parallel.all(reads);
         merge.compare(rows.get(0), rows.subList(1, rows.size()), reports::report);
+    }
+
+    /** {@code read} on server {@code server} (0: the source), its time counted in {@link DiffTimes}. */
+    private <T> Parallel.Read<T> timed(int server, Parallel.Read<T> read) {
+        return () -> {
+            long started = times.now();
+            try {
+                return read.run();
+            } finally {
+                times.served(server, started);
+            }
+        };
     }
 }

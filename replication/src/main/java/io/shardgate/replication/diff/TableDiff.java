@@ -31,6 +31,8 @@ import static java.util.Objects.requireNonNull;
  * does not grow with the table.
  */
 public final class TableDiff {
+    private static final System.Logger LOG = System.getLogger(TableDiff.class.getName());
+
     private final TableName table;
     private final SnapshotSource snapshots;
     private final List<DiffTarget> targets;
@@ -80,6 +82,7 @@ public final class TableDiff {
         Parallel parallel = new Parallel(executor);
         OwnershipCheck ownership = new OwnershipCheck(targets, parallel, reports);
         List<String> shards = targets.stream().map(DiffTarget::shard).toList();
+        DiffTimes times = new DiffTimes(targets.size() + 1, nanoClock);
         DiffCheckpoint at = from;
         Snapshot snapshot = null;
         ChunkBounds bounds = null;
@@ -92,7 +95,9 @@ public final class TableDiff {
                         snapshot = null;
                         old.close();
                     }
+                    long opening = times.now();
                     snapshot = snapshots.open();
+                    times.opened(opening);
                     openedAt = nanoClock.getAsLong();
                     if (bounds == null) {
                         bounds = ChunkBounds.forKey(snapshot.keyOrder());
@@ -101,12 +106,18 @@ public final class TableDiff {
                 }
                 long started = nanoClock.getAsLong();
                 long planned = sizer.rows();
+                long[] busy = times.busy();
                 Optional<List<Object>> upper = bounds.upper(snapshot, at.comparedBelow(), planned);
+                times.bounded(started);
                 PkRange chunk = new PkRange(at.comparedBelow(), upper.orElse(List.of()));
-                long rows = new RangeComparer(snapshot, parallel, shards, options.narrowRows(), reports).compare(chunk);
+                long rows = new RangeComparer(snapshot, parallel, shards, options.narrowRows(), reports, times).compare(chunk);
                 if (ownership.enabled()) {
                     ownership.check(snapshot, chunk);
                 }
+                long rowsInChunk = rows;
+                long chunkStarted = started;
+                LOG.log(System.Logger.Level.INFO, () -> "diff of " + table + ": " + times.chunkLine(rowsInChunk, chunkStarted, busy));
+                times.chunk(rows, started);
                 bounds.observe(rows);
                 sizer.observe(planned, rows, nanoClock.getAsLong() - started);
                 at = next(at, upper, rows, reports.count(), snapshot.estimatedRows(), sizer.rows());
@@ -118,6 +129,7 @@ public final class TableDiff {
             snapshot = null;
             throw e;
         } finally {
+            LOG.log(System.Logger.Level.INFO, () -> "diff of " + table + ": " + times.summary(servers(shards)));
             executor.shutdownNow();
             if (snapshot != null) {
                 snapshot.close();
@@ -134,6 +146,13 @@ public final class TableDiff {
         long total = upper.isEmpty() ? done : done + Math.max(1, (left + chunkRows - 1) / chunkRows);
         return new DiffCheckpoint(at.table(), upper.orElse(at.comparedBelow()), upper.isEmpty(), done, total, compared,
                 mismatches);
+    }
+
+    private static List<String> servers(List<String> shards) {
+        List<String> servers = new java.util.ArrayList<>();
+        servers.add("source");
+        servers.addAll(shards);
+        return servers;
     }
 
     private static void closeQuietly(Snapshot snapshot, Exception failure) {
