@@ -46,15 +46,36 @@ final class RangeComparer {
         return sums.get(0).rows();
     }
 
-    /** The source's checksum first, then each target's. */
+    /**
+     * The source's checksum first, then each target's: a target with several connections in the snapshot reads the
+     * range in parts at once ({@link Lanes}), combined.
+     */
     private List<ChecksumResult> checksums(PkRange range) throws SQLException {
         List<Parallel.Read<ChecksumResult>> reads = new ArrayList<>();
+        List<Integer> servers = new ArrayList<>();
         reads.add(timed(0, () -> snapshot.source().checksum(range)));
-        for (int i = 0; i < snapshot.targets().size(); i++) {
-            ServerReader target = snapshot.targets().get(i);
-            reads.add(timed(i + 1, () -> target.checksum(range)));
+        servers.add(0);
+        List<List<ServerReader>> lanes = snapshot.targetLanes();
+        for (int i = 0; i < lanes.size(); i++) {
+            List<ServerReader> target = lanes.get(i);
+            List<PkRange> parts = Lanes.split(range, target.size(), snapshot.keyOrder());
+            for (int part = 0; part < parts.size(); part++) {
+                ServerReader lane = target.get(part % target.size());
+                PkRange piece = parts.get(part);
+                reads.add(timed(i + 1, () -> lane.checksum(piece)));
+                servers.add(i + 1);
+            }
         }
-        return parallel.all(reads);
+        List<ChecksumResult> results = parallel.all(reads);
+        List<ChecksumResult> sums = new ArrayList<>();
+        for (int server = 0; server <= lanes.size(); server++) {
+            sums.add(ChecksumResult.empty());
+        }
+        for (int read = 0; read < results.size(); read++) {
+            int server = servers.get(read);
+            sums.set(server, sums.get(server).combine(results.get(read)));
+        }
+        return sums;
     }
 
     /** Whether the source's checksum differs from the union of the targets'. */

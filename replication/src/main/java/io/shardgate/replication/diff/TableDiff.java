@@ -78,11 +78,11 @@ public final class TableDiff {
         }
         Reports reports = new Reports(sink, options.maxReported(), from.mismatches());
         ChunkSizer sizer = new ChunkSizer(options);
-        ExecutorService executor = Executors.newFixedThreadPool(targets.size() + 1, daemonThreads(table));
+        ExecutorService executor = Executors.newCachedThreadPool(daemonThreads(table)); // a thread per server lane
         Parallel parallel = new Parallel(executor);
         OwnershipCheck ownership = new OwnershipCheck(targets, parallel, reports);
         List<String> shards = targets.stream().map(DiffTarget::shard).toList();
-        DiffTimes times = new DiffTimes(targets.size() + 1, nanoClock);
+        DiffTimes times = new DiffTimes(targets.size() + 1, System::nanoTime); // not the pacing clock: logging only
         DiffCheckpoint at = from;
         Snapshot snapshot = null;
         ChunkBounds bounds = null;
@@ -98,26 +98,27 @@ public final class TableDiff {
                     long opening = times.now();
                     snapshot = snapshots.open();
                     times.opened(opening);
-                    openedAt = nanoClock.getAsLong();
+                    openedAt = snapshot.openedNanos().orElse(nanoClock.getAsLong());
                     if (bounds == null) {
                         bounds = ChunkBounds.forKey(snapshot.keyOrder());
                     }
                     bounds.reopened();
                 }
                 long started = nanoClock.getAsLong();
+                long timed = times.now();
                 long planned = sizer.rows();
                 long[] busy = times.busy();
                 Optional<List<Object>> upper = bounds.upper(snapshot, at.comparedBelow(), planned);
-                times.bounded(started);
+                times.bounded(timed);
                 PkRange chunk = new PkRange(at.comparedBelow(), upper.orElse(List.of()));
                 long rows = new RangeComparer(snapshot, parallel, shards, options.narrowRows(), reports, times).compare(chunk);
                 if (ownership.enabled()) {
                     ownership.check(snapshot, chunk);
                 }
                 long rowsInChunk = rows;
-                long chunkStarted = started;
+                long chunkStarted = timed;
                 LOG.log(System.Logger.Level.INFO, () -> "diff of " + table + ": " + times.chunkLine(rowsInChunk, chunkStarted, busy));
-                times.chunk(rows, started);
+                times.chunk(rows, timed);
                 bounds.observe(rows);
                 sizer.observe(planned, rows, nanoClock.getAsLong() - started);
                 at = next(at, upper, rows, reports.count(), snapshot.estimatedRows(), sizer.rows());

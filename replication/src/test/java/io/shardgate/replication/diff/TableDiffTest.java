@@ -99,6 +99,19 @@ class TableDiffTest {
     }
 
     @Test
+    void targetsWithSeveralConnectionsReadEachChunkInPartsAndFindTheSameDifferences() throws SQLException {
+        snapshots.lanes = 2;
+        t1.remove(List.of(1234L));
+        t2.put(List.of(5800L), "changed");
+        DiffCheckpoint end = diff().run(recorder);
+        assertThat(recorder.mismatches).containsExactly("MISSING_ON_TARGET (1234)", "DIFFERENT (5800) on t2");
+        assertThat(end.rowsCompared()).isEqualTo(ROWS);
+        assertThat(end.finished()).isTrue();
+        assertThat(snapshots.laneChecksums.get(1)).as("the second connections read parts").isPositive();
+        assertThat(snapshots.laneChecksums.get(0)).as("the first ones too").isPositive();
+    }
+
+    @Test
     void aResumedDiffComparesOnlyTheRest() throws SQLException {
         t1.remove(List.of(1500L));
         t2.remove(List.of(8500L));
