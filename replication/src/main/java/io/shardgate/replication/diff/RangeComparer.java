@@ -8,6 +8,8 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 import static java.util.Objects.requireNonNull;
 
@@ -20,6 +22,9 @@ import static java.util.Objects.requireNonNull;
  * range is no longer narrowed (which bounds the time a badly broken chunk takes), only counted.
  */
 final class RangeComparer {
+    /** A target read over several connections splits a range into this many parts per connection. */
+    static final int PARTS_PER_LANE = 3;
+
     private final Snapshot snapshot;
     private final Parallel parallel;
     private final RowMerge merge;
@@ -47,8 +52,9 @@ final class RangeComparer {
     }
 
     /**
-     * The source's checksum first, then each target's: a target with several connections in the snapshot reads the
-     * range in parts at once ({@link Lanes}), combined.
+     * The source's checksum first, then each target's. A target with several connections in the snapshot reads the
+     * range in {@link #PARTS_PER_LANE} parts per connection ({@link Lanes}): each connection takes the next part not yet
+     * read until none is left, so a slow part does not leave the other connections idle; the parts combine.
      */
     private List<ChecksumResult> checksums(PkRange range) throws SQLException {
         List<Parallel.Read<ChecksumResult>> reads = new ArrayList<>();
@@ -58,12 +64,19 @@ final class RangeComparer {
         List<List<ServerReader>> lanes = snapshot.targetLanes();
         for (int i = 0; i < lanes.size(); i++) {
             List<ServerReader> target = lanes.get(i);
-            List<PkRange> parts = Lanes.split(range, target.size(), snapshot.keyOrder());
-            for (int part = 0; part < parts.size(); part++) {
-                ServerReader lane = target.get(part % target.size());
-                PkRange piece = parts.get(part);
-                reads.add(timed(i + 1, () -> lane.checksum(piece)));
-                servers.add(i + 1);
+            Queue<PkRange> parts = new ConcurrentLinkedQueue<>(Lanes.split(range, target.size() * PARTS_PER_LANE,
+                    snapshot.keyOrder()));
+            for (ServerReader lane : target.subList(0, Math.min(target.size(), parts.size()))) {
+                int server = i + 1;
+                reads.add(() -> {
+                    ChecksumResult sum = ChecksumResult.empty();
+                    for (PkRange part = parts.poll(); part != null; part = parts.poll()) {
+                        PkRange piece = part;
+                        sum = sum.combine(timed(server, () -> lane.checksum(piece)).run());
+                    }
+                    return sum;
+                });
+                servers.add(server);
             }
         }
         List<ChecksumResult> results = parallel.all(reads);

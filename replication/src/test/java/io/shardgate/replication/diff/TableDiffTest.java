@@ -107,8 +107,9 @@ class TableDiffTest {
         assertThat(recorder.mismatches).containsExactly("MISSING_ON_TARGET (1234)", "DIFFERENT (5800) on t2");
         assertThat(end.rowsCompared()).isEqualTo(ROWS);
         assertThat(end.finished()).isTrue();
-        assertThat(snapshots.laneChecksums.get(1)).as("the second connections read parts").isPositive();
-        assertThat(snapshots.laneChecksums.get(0)).as("the first ones too").isPositive();
+        // Which connection reads which part is a race; that ten chunks of two targets were read in parts is not.
+        assertThat(snapshots.laneChecksums.get(0) + snapshots.laneChecksums.get(1)).as("chunks read in parts")
+                .isGreaterThan(2 * 10 * 2);
     }
 
     @Test
