@@ -117,7 +117,7 @@ public final class TableDiff {
                 }
                 long rowsInChunk = rows;
                 long chunkStarted = timed;
-                LOG.log(System.Logger.Level.INFO, () -> "diff of " + table + ": " + times.chunkLine(rowsInChunk, chunkStarted, busy));
+                LOG.log(System.Logger.Level.DEBUG, () -> "diff of " + table + ": " + times.chunkLine(rowsInChunk, chunkStarted, busy));
                 times.chunk(rows, timed);
                 bounds.observe(rows);
                 sizer.observe(planned, rows, nanoClock.getAsLong() - started);
