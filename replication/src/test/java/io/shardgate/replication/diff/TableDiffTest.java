@@ -212,6 +212,26 @@ class TableDiffTest {
     }
 
     @Test
+    void aGapInIntegerKeysCostsNoChunkWithoutRows() throws SQLException {
+        FakeServer gapped = new FakeServer(KeyOrderTest.INTEGER);
+        FakeServer low = new FakeServer(KeyOrderTest.INTEGER);
+        FakeServer high = new FakeServer(KeyOrderTest.INTEGER);
+        for (long id = 1; id <= 2_000; id++) {
+            for (long key : List.of(id, 1_000_000_000L + id)) {
+                gapped.put(List.of(key), "row " + key);
+                (key <= 2_000 ? low : high).put(List.of(key), "row " + key);
+            }
+        }
+        FakeSnapshots gappedSnapshots = new FakeSnapshots(KeyOrderTest.INTEGER, gapped, List.of(low, high));
+        DiffCheckpoint end = new TableDiff(TABLE, gappedSnapshots, List.of(DiffTarget.of("low", new TableChecksum()),
+                DiffTarget.of("high", new TableChecksum())), OPTIONS, () -> 0).run(recorder);
+        assertThat(end.clean()).isTrue();
+        assertThat(end.rowsCompared()).isEqualTo(4_000);
+        assertThat(end.chunksDone()).as("1,000-row chunks, the gap skipped").isEqualTo(4);
+        assertThat(recorder.checkpoints.get(2).comparedBelow()).containsExactly(1_000_001_001L);
+    }
+
+    @Test
     void aStringKeyIsWalkedInCollationOrder() throws SQLException {
         FakeServer names = new FakeServer(KeyOrderTest.GENERAL_CI);
         FakeServer first = new FakeServer(KeyOrderTest.GENERAL_CI);
