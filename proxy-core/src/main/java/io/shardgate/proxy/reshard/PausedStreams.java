@@ -26,6 +26,8 @@ import static java.util.Objects.requireNonNull;
  * shows them). The targets then hold what the source held at G, while the source goes on taking writes.
  */
 final class PausedStreams implements DiffPoints, AutoCloseable {
+    /** Snapshot connections per target: the diff reads a chunk's part of a target over each at once. */
+    static final int TARGET_LANES = 2;
     private final TableCopy copy;
     private final ServerEndpoint source;
     private final List<CopyTarget> targets;
@@ -93,12 +95,16 @@ final class PausedStreams implements DiffPoints, AutoCloseable {
             SnapshotPoint point = SnapshotGtid.begin(sourceConnection);
             MariaDbGtidPosition position = point.position();
             copy.catchUpTo(applied, position);
-            List<Connection> targetConnections = new ArrayList<>();
+            List<List<Connection>> targetConnections = new ArrayList<>();
             for (CopyTarget target : targets) {
-                Connection connection = target.endpoint().connect();
-                opened.add(connection);
-                SnapshotGtid.beginSnapshot(connection);
-                targetConnections.add(connection);
+                List<Connection> lanes = new ArrayList<>(); // while its stream stands, each of a target's snapshots sees G
+                for (int lane = 0; lane < TARGET_LANES; lane++) {
+                    Connection connection = target.endpoint().connect();
+                    opened.add(connection);
+                    SnapshotGtid.beginSnapshot(connection);
+                    lanes.add(connection);
+                }
+                targetConnections.add(List.copyOf(lanes));
             }
             start(point);
             return new Matched(sourceConnection, List.copyOf(targetConnections), position);
@@ -135,10 +141,17 @@ final class PausedStreams implements DiffPoints, AutoCloseable {
         streams.close();
     }
 
-    private record Matched(Connection source, List<Connection> targets, MariaDbGtidPosition position) implements MatchedSnapshots {
+    private record Matched(Connection source, List<List<Connection>> targetLanes, MariaDbGtidPosition position)
+            implements MatchedSnapshots {
+        @Override
+        public List<Connection> targets() {
+            return targetLanes.stream().map(lanes -> lanes.get(0)).toList();
+        }
+
         @Override
         public void close() throws SQLException {
-            List<Connection> all = new ArrayList<>(targets);
+            List<Connection> all = new ArrayList<>();
+            targetLanes.forEach(all::addAll);
             all.add(source);
             closeAll(all);
         }

@@ -14,8 +14,10 @@ import io.shardgate.replication.diff.DiffOptions;
 import io.shardgate.replication.diff.DiffSink;
 import io.shardgate.replication.diff.DiffTarget;
 import io.shardgate.replication.diff.Mismatch;
+import io.shardgate.replication.diff.SharedDiffPoints;
 import io.shardgate.replication.diff.TableDiff;
 import io.shardgate.storage.StorageAdapters;
+import io.shardgate.storage.checksum.TableChecksum;
 import io.shardgate.storage.checksum.TableName;
 
 import java.math.BigDecimal;
@@ -71,10 +73,18 @@ final class ReshardDiff {
         for (CopyTarget target : plan.targets()) {
             targets.add(DiffTarget.of(target.name(), adapters.forEngine(target.engine()).checksum()));
         }
-        var sourceChecksum = adapters.forEngine(plan.sourceEngine()).checksum();
+        TableChecksum sourceChecksum = adapters.forEngine(plan.sourceEngine()).checksum();
         List<String> named = java.util.Collections.synchronizedList(new ArrayList<>()); // mismatches come from worker threads
         DiffOptions options = options(CopyThrottle.maxRowsPerSecond(context.job()));
         rate.reason(); // the rate's baseline: now, nothing compared
+        // The tables share matched sets: opening one stops and restarts the streams, more than a small table's compare.
+        try (SharedDiffPoints shared = new SharedDiffPoints(points, options.snapshotHold(), System::nanoTime)) {
+            compareAll(shared, sourceChecksum, targets, options, named);
+        }
+    }
+
+    private void compareAll(SharedDiffPoints shared, TableChecksum sourceChecksum, List<DiffTarget> targets,
+            DiffOptions options, List<String> named) throws Exception {
         for (CopyTable table : plan.tables()) {
             if (ReshardExecutor.stopped(context)) {
                 return;
@@ -85,7 +95,7 @@ final class ReshardDiff {
             if (from.finished()) {
                 continue;
             }
-            TableDiff diff = TableDiff.of(name, points, sourceChecksum, targets, options);
+            TableDiff diff = TableDiff.of(name, shared, sourceChecksum, targets, options);
             try {
                 compare(diff, from, table, key, named);
             } catch (RuntimeException e) {

@@ -50,8 +50,10 @@ interface ChunkBounds {
     /**
      * For one integer key column, the bound is computed: {@code lower + rows × keysPerRow}, where keys per
      * row (at least 1, as keys are unique) is learnt from the last chunk; past the source's greatest key
-     * (read once per snapshot, an index dive) the chunk is the last. No walk, so the source reads each row
-     * once, as a checksum of the table alone would. For example with keys 1..1,000,000 and every other key
+     * (read once per snapshot, an index dive) the chunk is the last. The span starts at the source's first key at or
+     * above the chunk's lower bound (another dive), so a gap in the keys (ids of two ranges far apart) is skipped in
+     * one chunk instead of chunks of no rows. No walk, so the source reads each row once, as a checksum of the table
+     * alone would. For example with keys 1..1,000,000 and every other key
      * deleted, the first 10,000-key chunk holds 5,000 rows, the next plans 2 keys per row.
      */
     final class Integers implements ChunkBounds {
@@ -69,9 +71,12 @@ interface ChunkBounds {
             if (last.isEmpty()) {
                 return Optional.empty();
             }
-            BigInteger from = lower.isEmpty()
-                    ? snapshot.source().keyAt(PkRange.all(), 0).map(key -> integer(key.get(0))).orElse(last.get())
-                    : integer(lower.get(0));
+            // From the source's first key at or above the lower bound (an index dive): a gap in the keys costs no chunks.
+            Optional<List<Object>> first = snapshot.source().keyAt(lower.isEmpty() ? PkRange.all() : new PkRange(lower, List.of()), 0);
+            if (first.isEmpty()) {
+                return Optional.empty();
+            }
+            BigInteger from = integer(first.get().get(0));
             lastSpan = Math.max(1, Math.round(Math.min(rows * keysPerRow, MAX_KEYS_PER_ROW)));
             BigInteger upper = from.add(BigInteger.valueOf(lastSpan));
             if (upper.compareTo(last.get()) > 0) {

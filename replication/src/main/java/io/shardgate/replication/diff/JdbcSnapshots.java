@@ -47,12 +47,18 @@ final class JdbcSnapshots implements SnapshotSource {
             if (columns == null) {
                 learn(matched);
             }
-            List<ServerReader> readers = new ArrayList<>();
+            List<List<ServerReader>> lanes = new ArrayList<>();
             for (int i = 0; i < targets.size(); i++) {
-                readers.add(new JdbcServerReader(matched.targets().get(i), targets.get(i).checksum(), table, columns));
+                List<Connection> connections = matched.targetLanes().get(i);
+                sameSnapshot(connections, targets.get(i).shard());
+                List<ServerReader> readers = new ArrayList<>();
+                for (Connection connection : connections) {
+                    readers.add(new JdbcServerReader(connection, targets.get(i).checksum(), table, columns));
+                }
+                lanes.add(List.copyOf(readers));
             }
             return new Opened(matched, new JdbcServerReader(matched.source(), sourceChecksum, table, columns),
-                    List.copyOf(readers), order, estimatedRows);
+                    List.copyOf(lanes), order, estimatedRows);
         } catch (SQLException | RuntimeException e) {
             try {
                 matched.close();
@@ -61,6 +67,35 @@ final class JdbcSnapshots implements SnapshotSource {
             }
             throw e;
         }
+    }
+
+    /**
+     * Several connections of one target read one chunk's parts only if they see the same rows: where the target writes
+     * a binlog, their snapshots must stand at the same binlog position (nothing committed between their openings).
+     */
+    static void sameSnapshot(List<Connection> lanes, String shard) throws SQLException {
+        if (lanes.size() < 2) {
+            return;
+        }
+        String first = binlogSnapshot(lanes.get(0));
+        for (Connection lane : lanes.subList(1, lanes.size())) {
+            String other = binlogSnapshot(lane);
+            if (!first.equals(other)) {
+                throw new IllegalStateException("target " + shard + " took writes while its snapshots were opened (binlog"
+                        + " snapshot positions " + first + " and " + other + "): its connections cannot share a chunk");
+            }
+        }
+    }
+
+    private static String binlogSnapshot(Connection connection) throws SQLException {
+        StringBuilder at = new StringBuilder();
+        try (PreparedStatement statement = connection.prepareStatement("SHOW SESSION STATUS LIKE 'Binlog_snapshot_%'");
+             ResultSet rows = statement.executeQuery()) {
+            while (rows.next()) {
+                at.append(rows.getString(1)).append('=').append(rows.getString(2)).append(' ');
+            }
+        }
+        return at.toString().trim();
     }
 
     private void learn(MatchedSnapshots matched) throws SQLException {
@@ -105,8 +140,18 @@ final class JdbcSnapshots implements SnapshotSource {
         }
     }
 
-    private record Opened(MatchedSnapshots matched, ServerReader source, List<ServerReader> targets, KeyOrder keyOrder,
-            long estimatedRows) implements Snapshot {
+    private record Opened(MatchedSnapshots matched, ServerReader source, List<List<ServerReader>> targetLanes,
+            KeyOrder keyOrder, long estimatedRows) implements Snapshot {
+        @Override
+        public List<ServerReader> targets() {
+            return targetLanes.stream().map(lanes -> lanes.get(0)).toList();
+        }
+
+        @Override
+        public java.util.OptionalLong openedNanos() {
+            return matched.openedNanos();
+        }
+
         @Override
         public void close() throws SQLException {
             matched.close();

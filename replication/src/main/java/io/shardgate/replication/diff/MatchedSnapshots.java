@@ -5,6 +5,7 @@ import io.shardgate.replication.gtid.MariaDbGtidPosition;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * One connection per server, each inside a consistent-snapshot read transaction, all at the same
@@ -16,6 +17,19 @@ public interface MatchedSnapshots extends AutoCloseable {
     Connection source();
 
     List<Connection> targets();
+
+    /**
+     * Every connection of each target in this set's snapshot, {@link #targets()}' first: a target nobody else writes
+     * to (its stream stopped while they were opened) can read its part of a chunk over several connections at once.
+     */
+    default List<List<Connection>> targetLanes() {
+        return targets().stream().map(List::of).toList();
+    }
+
+    /** When the set was opened, on the diff's nano clock, if it was opened before it was handed out ({@link SharedDiffPoints}). */
+    default OptionalLong openedNanos() {
+        return OptionalLong.empty();
+    }
 
     /** The source's GTID position the snapshots stand at (empty when the source writes no binlog). */
     MariaDbGtidPosition position();

@@ -8,6 +8,8 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 import static java.util.Objects.requireNonNull;
 
@@ -20,18 +22,24 @@ import static java.util.Objects.requireNonNull;
  * range is no longer narrowed (which bounds the time a badly broken chunk takes), only counted.
  */
 final class RangeComparer {
+    /** A target read over several connections splits a range into this many parts per connection. */
+    static final int PARTS_PER_LANE = 3;
+
     private final Snapshot snapshot;
     private final Parallel parallel;
     private final RowMerge merge;
     private final int narrowRows;
     private final Reports reports;
+    private final DiffTimes times;
 
-    RangeComparer(Snapshot snapshot, Parallel parallel, List<String> shards, int narrowRows, Reports reports) {
+    RangeComparer(Snapshot snapshot, Parallel parallel, List<String> shards, int narrowRows, Reports reports,
+            DiffTimes times) {
         this.snapshot = requireNonNull(snapshot, "snapshot is null");
         this.parallel = requireNonNull(parallel, "parallel is null");
         this.merge = new RowMerge(snapshot.keyOrder(), shards);
         this.narrowRows = narrowRows;
         this.reports = requireNonNull(reports, "reports is null");
+        this.times = requireNonNull(times, "times is null");
     }
 
     /** Compares {@code range}, reporting every differing row; returns the source's row count in it. */
@@ -43,14 +51,44 @@ final class RangeComparer {
         return sums.get(0).rows();
     }
 
-    /** The source's checksum first, then each target's. */
+    /**
+     * The source's checksum first, then each target's. A target with several connections in the snapshot reads the
+     * range in {@link #PARTS_PER_LANE} parts per connection ({@link Lanes}): each connection takes the next part not yet
+     * read until none is left, so a slow part does not leave the other connections idle; the parts combine.
+     */
     private List<ChecksumResult> checksums(PkRange range) throws SQLException {
         List<Parallel.Read<ChecksumResult>> reads = new ArrayList<>();
-        reads.add(() -> snapshot.source().checksum(range));
-        for (ServerReader target : snapshot.targets()) {
-            reads.add(() -> target.checksum(range));
+        List<Integer> servers = new ArrayList<>();
+        reads.add(timed(0, () -> snapshot.source().checksum(range)));
+        servers.add(0);
+        List<List<ServerReader>> lanes = snapshot.targetLanes();
+        for (int i = 0; i < lanes.size(); i++) {
+            List<ServerReader> target = lanes.get(i);
+            Queue<PkRange> parts = new ConcurrentLinkedQueue<>(Lanes.split(range, target.size() * PARTS_PER_LANE,
+                    snapshot.keyOrder()));
+            for (ServerReader lane : target.subList(0, Math.min(target.size(), parts.size()))) {
+                int server = i + 1;
+                reads.add(() -> {
+                    ChecksumResult sum = ChecksumResult.empty();
+                    for (PkRange part = parts.poll(); part != null; part = parts.poll()) {
+                        PkRange piece = part;
+                        sum = sum.combine(timed(server, () -> lane.checksum(piece)).run());
+                    }
+                    return sum;
+                });
+                servers.add(server);
+            }
         }
-        return parallel.all(reads);
+        List<ChecksumResult> results = parallel.all(reads);
+        List<ChecksumResult> sums = new ArrayList<>();
+        for (int server = 0; server <= lanes.size(); server++) {
+            sums.add(ChecksumResult.empty());
+        }
+        for (int read = 0; read < results.size(); read++) {
+            int server = servers.get(read);
+            sums.set(server, sums.get(server).combine(results.get(read)));
+        }
+        return sums;
     }
 
     /** Whether the source's checksum differs from the union of the targets'. */
@@ -97,11 +135,24 @@ final class RangeComparer {
 
     private void compareRows(PkRange range) throws SQLException {
         List<Parallel.Read<List<RowChecksum>>> reads = new ArrayList<>();
-        reads.add(() -> snapshot.source().rows(range));
-        for (ServerReader target : snapshot.targets()) {
-            reads.add(() -> target.rows(range));
+        reads.add(timed(0, () -> snapshot.source().rows(range)));
+        for (int i = 0; i < snapshot.targets().size(); i++) {
+            ServerReader target = snapshot.targets().get(i);
+            reads.add(timed(i + 1, () -> target.rows(range)));
         }
         List<List<RowChecksum>> rows = parallel.all(reads);
         merge.compare(rows.get(0), rows.subList(1, rows.size()), reports::report);
+    }
+
+    /** {@code read} on server {@code server} (0: the source), its time counted in {@link DiffTimes}. */
+    private <T> Parallel.Read<T> timed(int server, Parallel.Read<T> read) {
+        return () -> {
+            long started = times.now();
+            try {
+                return read.run();
+            } finally {
+                times.served(server, started);
+            }
+        };
     }
 }

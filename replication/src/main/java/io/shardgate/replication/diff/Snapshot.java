@@ -2,6 +2,7 @@ package io.shardgate.replication.diff;
 
 import java.sql.SQLException;
 import java.util.List;
+import java.util.OptionalLong;
 
 /** One matched set of snapshots as readers, with what the diff learnt of the table on the first set. */
 interface Snapshot extends AutoCloseable {
@@ -10,6 +11,16 @@ interface Snapshot extends AutoCloseable {
 
     /** In the diff's target order. */
     List<ServerReader> targets();
+
+    /** Each target's readers over every connection in this snapshot ({@link MatchedSnapshots#targetLanes}), {@link #targets()}' first. */
+    default List<List<ServerReader>> targetLanes() {
+        return targets().stream().map(List::of).toList();
+    }
+
+    /** When this set was opened, if before it was handed to this diff ({@link MatchedSnapshots#openedNanos}). */
+    default OptionalLong openedNanos() {
+        return OptionalLong.empty();
+    }
 
     KeyOrder keyOrder();
 

@@ -31,6 +31,8 @@ import static java.util.Objects.requireNonNull;
  * does not grow with the table.
  */
 public final class TableDiff {
+    private static final System.Logger LOG = System.getLogger(TableDiff.class.getName());
+
     private final TableName table;
     private final SnapshotSource snapshots;
     private final List<DiffTarget> targets;
@@ -76,10 +78,11 @@ public final class TableDiff {
         }
         Reports reports = new Reports(sink, options.maxReported(), from.mismatches());
         ChunkSizer sizer = new ChunkSizer(options);
-        ExecutorService executor = Executors.newFixedThreadPool(targets.size() + 1, daemonThreads(table));
+        ExecutorService executor = Executors.newCachedThreadPool(daemonThreads(table)); // a thread per server lane
         Parallel parallel = new Parallel(executor);
         OwnershipCheck ownership = new OwnershipCheck(targets, parallel, reports);
         List<String> shards = targets.stream().map(DiffTarget::shard).toList();
+        DiffTimes times = new DiffTimes(targets.size() + 1, System::nanoTime); // not the pacing clock: logging only
         DiffCheckpoint at = from;
         Snapshot snapshot = null;
         ChunkBounds bounds = null;
@@ -92,21 +95,30 @@ public final class TableDiff {
                         snapshot = null;
                         old.close();
                     }
+                    long opening = times.now();
                     snapshot = snapshots.open();
-                    openedAt = nanoClock.getAsLong();
+                    times.opened(opening);
+                    openedAt = snapshot.openedNanos().orElse(nanoClock.getAsLong());
                     if (bounds == null) {
                         bounds = ChunkBounds.forKey(snapshot.keyOrder());
                     }
                     bounds.reopened();
                 }
                 long started = nanoClock.getAsLong();
+                long timed = times.now();
                 long planned = sizer.rows();
+                long[] busy = times.busy();
                 Optional<List<Object>> upper = bounds.upper(snapshot, at.comparedBelow(), planned);
+                times.bounded(timed);
                 PkRange chunk = new PkRange(at.comparedBelow(), upper.orElse(List.of()));
-                long rows = new RangeComparer(snapshot, parallel, shards, options.narrowRows(), reports).compare(chunk);
+                long rows = new RangeComparer(snapshot, parallel, shards, options.narrowRows(), reports, times).compare(chunk);
                 if (ownership.enabled()) {
                     ownership.check(snapshot, chunk);
                 }
+                long rowsInChunk = rows;
+                long chunkStarted = timed;
+                LOG.log(System.Logger.Level.DEBUG, () -> "diff of " + table + ": " + times.chunkLine(rowsInChunk, chunkStarted, busy));
+                times.chunk(rows, timed);
                 bounds.observe(rows);
                 sizer.observe(planned, rows, nanoClock.getAsLong() - started);
                 at = next(at, upper, rows, reports.count(), snapshot.estimatedRows(), sizer.rows());
@@ -118,6 +130,7 @@ public final class TableDiff {
             snapshot = null;
             throw e;
         } finally {
+            LOG.log(System.Logger.Level.INFO, () -> "diff of " + table + ": " + times.summary(servers(shards)));
             executor.shutdownNow();
             if (snapshot != null) {
                 snapshot.close();
@@ -134,6 +147,13 @@ public final class TableDiff {
         long total = upper.isEmpty() ? done : done + Math.max(1, (left + chunkRows - 1) / chunkRows);
         return new DiffCheckpoint(at.table(), upper.orElse(at.comparedBelow()), upper.isEmpty(), done, total, compared,
                 mismatches);
+    }
+
+    private static List<String> servers(List<String> shards) {
+        List<String> servers = new java.util.ArrayList<>();
+        servers.add("source");
+        servers.addAll(shards);
+        return servers;
     }
 
     private static void closeQuietly(Snapshot snapshot, Exception failure) {

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -252,5 +253,85 @@ class TableDiffIT {
         try (Connection connection = source.connect()) {
             assertThat(connection.isValid(1)).isTrue();
         }
+    }
+
+    /**
+     * Two snapshot connections per target, opened while nobody writes to it, as a job's paused streams open them;
+     * {@code betweenLanes} runs on {@code t1} between its first and its second.
+     */
+    private DiffPoints lanedPoints(String betweenLanes) {
+        return () -> {
+            List<Connection> opened = new ArrayList<>();
+            Connection sourceConnection = source.connect();
+            opened.add(sourceConnection);
+            MariaDbGtidPosition position = SnapshotGtid.begin(sourceConnection);
+            List<List<Connection>> lanes = new ArrayList<>();
+            for (Node target : List.of(t1, t2)) {
+                List<Connection> each = new ArrayList<>();
+                for (int lane = 0; lane < 2; lane++) {
+                    if (lane == 1 && target == t1 && betweenLanes != null) {
+                        t1.execute(betweenLanes);
+                    }
+                    Connection connection = target.connect();
+                    opened.add(connection);
+                    SnapshotGtid.beginSnapshot(connection);
+                    each.add(connection);
+                }
+                lanes.add(List.copyOf(each));
+            }
+            return new MatchedSnapshots() {
+                @Override
+                public Connection source() {
+                    return sourceConnection;
+                }
+
+                @Override
+                public List<Connection> targets() {
+                    return lanes.stream().map(each -> each.get(0)).toList();
+                }
+
+                @Override
+                public List<List<Connection>> targetLanes() {
+                    return lanes;
+                }
+
+                @Override
+                public MariaDbGtidPosition position() {
+                    return position;
+                }
+
+                @Override
+                public void close() throws SQLException {
+                    for (Connection connection : opened) {
+                        connection.close();
+                    }
+                }
+            };
+        };
+    }
+
+    @Test
+    @Order(9)
+    void targetsReadOverTwoConnectionsFindEachDifferenceAndRefuseConnectionsThatSawDifferentRows() throws SQLException {
+        String ddl = "CREATE TABLE d.laned (id BIGINT PRIMARY KEY, v VARCHAR(32))";
+        String fill = "INSERT INTO d.laned SELECT seq, CONCAT('v', seq) FROM d.seq_1_to_6000";
+        for (Node node : List.of(source, t1, t2)) {
+            node.execute(ddl, fill);
+        }
+        t1.execute("DELETE FROM d.laned WHERE id > 3000", "DELETE FROM d.laned WHERE id = 1500");
+        t2.execute("DELETE FROM d.laned WHERE id <= 3000", "UPDATE d.laned SET v = 'changed' WHERE id = 5500");
+        DiffOptions chunks = DiffOptions.defaults().withChunkRows(1_000, 1_000, 1_000).withNarrowRows(50);
+        TableDiffTest.Recorder recorder = new TableDiffTest.Recorder();
+        DiffCheckpoint end = TableDiff.of(TableName.parse("d.laned"), lanedPoints(null), new InnoDbAdapter().checksum(),
+                targets(), chunks).run(recorder);
+        assertThat(recorder.mismatches).containsExactly("MISSING_ON_TARGET (1500)", "DIFFERENT (5500) on t2");
+        assertThat(end.rowsCompared()).isEqualTo(6000);
+        assertThat(end.finished()).isTrue();
+
+        // A write to t1 between its two snapshots: its connections would not read the same rows.
+        assertThatThrownBy(() -> TableDiff.of(TableName.parse("d.laned"), lanedPoints("INSERT INTO d.laned VALUES (1500, 'v1500')"),
+                new InnoDbAdapter().checksum(), targets(), chunks).run(new TableDiffTest.Recorder()))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("target t1 took writes while its snapshots were opened");
     }
 }

@@ -99,6 +99,20 @@ class TableDiffTest {
     }
 
     @Test
+    void targetsWithSeveralConnectionsReadEachChunkInPartsAndFindTheSameDifferences() throws SQLException {
+        snapshots.lanes = 2;
+        t1.remove(List.of(1234L));
+        t2.put(List.of(5800L), "changed");
+        DiffCheckpoint end = diff().run(recorder);
+        assertThat(recorder.mismatches).containsExactly("MISSING_ON_TARGET (1234)", "DIFFERENT (5800) on t2");
+        assertThat(end.rowsCompared()).isEqualTo(ROWS);
+        assertThat(end.finished()).isTrue();
+        // Which connection reads which part is a race; that ten chunks of two targets were read in parts is not.
+        assertThat(snapshots.laneChecksums.get(0) + snapshots.laneChecksums.get(1)).as("chunks read in parts")
+                .isGreaterThan(2 * 10 * 2);
+    }
+
+    @Test
     void aResumedDiffComparesOnlyTheRest() throws SQLException {
         t1.remove(List.of(1500L));
         t2.remove(List.of(8500L));
@@ -195,6 +209,26 @@ class TableDiffTest {
         assertThat(recorder.checkpoints.get(0).rowsCompared()).isEqualTo(10);
         assertThat(recorder.checkpoints.get(1).rowsCompared() - 10).isEqualTo(1_000);
         assertThat(end.chunksDone()).isBetween(10L, 12L);
+    }
+
+    @Test
+    void aGapInIntegerKeysCostsNoChunkWithoutRows() throws SQLException {
+        FakeServer gapped = new FakeServer(KeyOrderTest.INTEGER);
+        FakeServer low = new FakeServer(KeyOrderTest.INTEGER);
+        FakeServer high = new FakeServer(KeyOrderTest.INTEGER);
+        for (long id = 1; id <= 2_000; id++) {
+            for (long key : List.of(id, 1_000_000_000L + id)) {
+                gapped.put(List.of(key), "row " + key);
+                (key <= 2_000 ? low : high).put(List.of(key), "row " + key);
+            }
+        }
+        FakeSnapshots gappedSnapshots = new FakeSnapshots(KeyOrderTest.INTEGER, gapped, List.of(low, high));
+        DiffCheckpoint end = new TableDiff(TABLE, gappedSnapshots, List.of(DiffTarget.of("low", new TableChecksum()),
+                DiffTarget.of("high", new TableChecksum())), OPTIONS, () -> 0).run(recorder);
+        assertThat(end.clean()).isTrue();
+        assertThat(end.rowsCompared()).isEqualTo(4_000);
+        assertThat(end.chunksDone()).as("1,000-row chunks, the gap skipped").isEqualTo(4);
+        assertThat(recorder.checkpoints.get(2).comparedBelow()).containsExactly(1_000_001_001L);
     }
 
     @Test
