@@ -264,7 +264,7 @@ class TableDiffIT {
             List<Connection> opened = new ArrayList<>();
             Connection sourceConnection = source.connect();
             opened.add(sourceConnection);
-            MariaDbGtidPosition position = SnapshotGtid.begin(sourceConnection);
+            MariaDbGtidPosition position = SnapshotGtid.beginAt(sourceConnection);
             List<List<Connection>> lanes = new ArrayList<>();
             for (Node target : List.of(t1, t2)) {
                 List<Connection> each = new ArrayList<>();
