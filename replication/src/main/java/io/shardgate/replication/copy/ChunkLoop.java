@@ -90,11 +90,13 @@ final class ChunkLoop {
     /** Copies chunks from {@code snapshot} after {@code lastKey}; true when the table is done. */
     private boolean copyFrom(SourceSnapshot snapshot, List<PkValue> lastKey)
             throws SQLException, ExecutionException, InterruptedException {
+        copy.timings().add("snapshot open to first chunk", snapshot.ageMillis() * 1_000_000);
         List<PkValue> read = lastKey;
         Pending pending = null;
         while (true) {
             long started = System.nanoTime();
             List<Object[]> rows = snapshot.chunk(shape, read, sizer.next());
+            copy.timings().since("read", started);
             if (pending != null) {
                 finish(pending);
             }
@@ -136,7 +138,9 @@ final class ChunkLoop {
                 TargetWriter writer = lanes.get(lane);
                 List<Object[]> rowsOfLane = part.subList(lane * slice, Math.min(part.size(), (lane + 1) * slice));
                 writes.add(pool.submit(() -> {
+                    long writing = System.nanoTime();
                     writer.write(shape, rowsOfLane);
+                    copy.timings().since("write " + writer.target().name(), writing);
                     return null;
                 }));
             }
@@ -145,15 +149,19 @@ final class ChunkLoop {
     }
 
     private void finish(Pending pending) throws ExecutionException, InterruptedException {
+        long waiting = System.nanoTime();
         try {
             TableCopy.await(pending.writes());
+            copy.timings().since("wait for writes", waiting);
         } catch (ExecutionException e) {
             throw new CopyException(name + ": writing a chunk failed: " + e.getCause().getMessage(), e.getCause());
         }
         rowsCopied += pending.rows();
         copy.board().copied(pending.rows());
+        long checkpointing = System.nanoTime();
         copy.checkpoint(new CopyCheckpoint(name, pending.lastKey(), position.toString(), rowsCopied,
                 Math.max(rowsTotal, rowsCopied), false));
+        copy.timings().since("checkpoint", checkpointing);
         sizer.observe(pending.rows(), TableCopy.since(pending.startedNanos()));
     }
 }

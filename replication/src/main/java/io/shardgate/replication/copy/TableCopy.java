@@ -59,6 +59,7 @@ public final class TableCopy {
     private final StorageAdapters adapters;
     private final Consumer<String> notices;
     private final ProgressBoard board;
+    private final CopyTimings timings = new CopyTimings();
     private final Map<String, TableShape> shapes = new LinkedHashMap<>();
     private final Map<String, CopyCheckpoint> latest = new LinkedHashMap<>();
     private int chunkCap = Integer.MAX_VALUE;
@@ -75,7 +76,7 @@ public final class TableCopy {
         this.checkpoints = requireNonNull(checkpoints, "checkpoints is null");
         this.adapters = requireNonNull(adapters, "adapters is null");
         this.notices = requireNonNull(notices, "notices is null");
-        this.board = new ProgressBoard(Clock.systemUTC());
+        this.board = new ProgressBoard(Clock.systemUTC(), timings);
         if (this.tables.isEmpty() || this.targets.isEmpty()) {
             throw new IllegalArgumentException("a copy needs at least one table and one target");
         }
@@ -159,6 +160,7 @@ public final class TableCopy {
         } finally {
             writers.shutdownNow();
             connections.forEach(lanes -> lanes.forEach(TargetWriter::close));
+            notices.accept("copy timings: " + timings.summary());
         }
     }
 
@@ -246,6 +248,10 @@ public final class TableCopy {
         return board;
     }
 
+    CopyTimings timings() {
+        return timings;
+    }
+
     synchronized CopyCheckpoint latest(String table) {
         return latest.get(table);
     }
@@ -292,13 +298,18 @@ public final class TableCopy {
                 return true;
             }
             board.throttled(reason.get());
+            long pausing = System.nanoTime();
             Thread.sleep(settings.throttlePause().toMillis());
+            timings.since("throttled", pausing);
         }
         return false;
     }
 
     boolean throttledNow() {
-        return throttle.reason().isPresent();
+        long asking = System.nanoTime();
+        boolean throttled = throttle.reason().isPresent();
+        timings.since("throttle check", asking);
+        return throttled;
     }
 
     static Duration since(long startNanos) {

@@ -47,10 +47,12 @@ final class ReshardBaselines {
         }
         double seconds = (System.nanoTime() - started) / 1e9;
         long loaded = Long.parseLong(target.queryString("SELECT COUNT(*) FROM sbtest.sbtest1"));
-        if (loaded != rows) {
+        // sysbench oltp_read_write deletes and re-inserts rows meanwhile: the dump's snapshot, taken after the count,
+        // may hold a row or two more or fewer than the count saw; the rate is of the rows the dump carried.
+        if (Math.abs(loaded - rows) > Math.max(100, rows / 1000)) {
             throw new IllegalStateException("dump | load left " + loaded + " rows of " + rows);
         }
-        return new Rate(rows, seconds);
+        return new Rate(loaded, seconds);
     }
 
     /**
