@@ -63,6 +63,8 @@ public final class TableCopy {
     private final Map<String, TableShape> shapes = new LinkedHashMap<>();
     private final Map<String, CopyCheckpoint> latest = new LinkedHashMap<>();
     private int chunkCap = Integer.MAX_VALUE;
+    private long throttleAskedNanos;
+    private boolean throttledAnswer;
     private volatile boolean cancelled;
 
     public TableCopy(ServerEndpoint source, List<CopyTable> tables, List<CopyTarget> targets, CopySettings settings,
@@ -305,11 +307,19 @@ public final class TableCopy {
         return false;
     }
 
+    /**
+     * Whether the throttle holds the copy now; asked at most once per {@link CopySettings#throttlePause()} (each ask may
+     * open connections to the source and its replicas), the last answer in between. Copying thread only.
+     */
     boolean throttledNow() {
         long asking = System.nanoTime();
-        boolean throttled = throttle.reason().isPresent();
+        if (throttleAskedNanos != 0 && asking - throttleAskedNanos < settings.throttlePause().toNanos()) {
+            return throttledAnswer;
+        }
+        throttledAnswer = throttle.reason().isPresent();
+        throttleAskedNanos = System.nanoTime();
         timings.since("throttle check", asking);
-        return throttled;
+        return throttledAnswer;
     }
 
     static Duration since(long startNanos) {
