@@ -97,6 +97,9 @@ final class MoveBench {
         ShardedLoad.load(Map.of("-", s0), options.rows());
         out.printf(Locale.ROOT, "prepared %,d sysbench rows straight onto s0 (InnoDB) in %.1f s%n", count(s0),
                 (System.nanoTime() - preparing) / 1e9);
+        long replicating = System.nanoTime();
+        topology.awaitReplication(java.time.Duration.ofMinutes(15)); // the job throttles while a replica lags, a baseline does not
+        out.printf(Locale.ROOT, "replicas caught up with the load %.1f s later%n", (System.nanoTime() - replicating) / 1e9);
         ProxyProcess proxy = ProxyProcess.start(jar, JVM_OPTIONS, yaml(topology), scope.logs(), "proxy");
         scope.started(proxy);
         out.printf("one proxy on port %d (admin %d), file topology and job store%n", proxy.port(), proxy.adminPort());
