@@ -28,7 +28,7 @@ import java.util.concurrent.Future;
  */
 final class ChunkLoop {
     /** Chunks handed to the write lanes and not yet checkpointed, at most; the next one is read meanwhile. */
-    static final int IN_FLIGHT = 3;
+    static final int IN_FLIGHT = 2;
     private final TableCopy copy;
     private final TableShape shape;
     /** Per target, its connections; the first one also deletes. */
