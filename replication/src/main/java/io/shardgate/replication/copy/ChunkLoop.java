@@ -192,10 +192,8 @@ final class ChunkLoop {
         }
         rowsCopied += pending.rows();
         copy.board().copied(pending.rows());
-        long checkpointing = System.nanoTime();
         copy.checkpoint(new CopyCheckpoint(name, pending.lastKey(), position.toString(), rowsCopied,
                 Math.max(rowsTotal, rowsCopied), false));
-        copy.timings().since("checkpoint", checkpointing);
         // Chunks overlap: a chunk's time is the time since the last checkpoint (the copy's pace), or since its read began.
         long now = System.nanoTime();
         sizer.observe(pending.rows(), Duration.ofNanos(now - Math.max(lastFinishedNanos, pending.startedNanos())));

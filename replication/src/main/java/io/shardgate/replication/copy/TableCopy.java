@@ -261,7 +261,9 @@ public final class TableCopy {
     synchronized void checkpoint(CopyCheckpoint checkpoint) {
         latest.put(checkpoint.table(), checkpoint);
         board.table(checkpoint);
+        long saving = System.nanoTime();
         checkpoints.accept(checkpoint);
+        timings.since("checkpoint", saving);
     }
 
     /** Per target, the scope of rows it holds now: finished tables whole, started ones up to their last key. */
