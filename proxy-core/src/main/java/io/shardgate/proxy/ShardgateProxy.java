@@ -197,7 +197,7 @@ public final class ShardgateProxy implements AutoCloseable {
                     digests, live);
             FrontendServer frontend = FrontendServer.start(transport, boss, workers, config.listen(), context);
             TopologyAdmin topologyAdmin = new TopologyAdmin(store, live, applier, APPLY_WAIT);
-            ReshardExecutor dataMoves = new ReshardExecutor(topologyAdmin, live, config.backendUser(), adapters, CopySettings.defaults());
+            ReshardExecutor dataMoves = new ReshardExecutor(topologyAdmin, live, config.backendUser(), adapters, CopySettings.forJobs());
             JobExecutors executors = JobExecutors.none().with(JobKind.RESHARD, dataMoves).with(JobKind.MOVE, dataMoves);
             jobs = JobService.start(config.topology(), config.topology().proxyId().orElse(config.listen().host() + ":"
                     + frontend.port()), executors, registry, () -> live.applied().document(),

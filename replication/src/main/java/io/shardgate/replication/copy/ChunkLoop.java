@@ -3,8 +3,15 @@ package io.shardgate.replication.copy;
 import io.shardgate.replication.gtid.SnapshotPoint;
 
 import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -12,9 +19,16 @@ import java.util.concurrent.Future;
 /**
  * One table's copy within a {@link TableCopy}: snapshots, catch-ups and chunks until the table is
  * done, the copy is cancelled, or an error ends it. The next chunk is read while the last one is
- * being written; its checkpoint is handed on once every target committed it.
+ * being written, and handed to the write lanes before the last one's checkpoint: each lane (one
+ * connection to a target) writes its slices of the chunks in order, so a lane that is done with a
+ * chunk goes on with the next one at once, even while another target still writes the last, and no
+ * lane waits for a checkpoint or a read. At most {@link #IN_FLIGHT} chunks are being written; a
+ * chunk's checkpoint is handed on, in key order, once every target committed it and every chunk
+ * before it.
  */
 final class ChunkLoop {
+    /** Chunks handed to the write lanes and not yet checkpointed, at most; the next one is read meanwhile. */
+    static final int IN_FLIGHT = 2;
     private final TableCopy copy;
     private final TableShape shape;
     /** Per target, its connections; the first one also deletes. */
@@ -25,6 +39,10 @@ final class ChunkLoop {
     private SnapshotPoint position;
     private long rowsCopied;
     private long rowsTotal;
+    /** Per lane, its last write: the lane's next write starts after it. */
+    private final Map<TargetWriter, CompletableFuture<Void>> laneTails = new IdentityHashMap<>();
+    /** When the last chunk was checkpointed; the sizer measures the time between checkpoints. */
+    private long lastFinishedNanos = -1;
 
     /** A chunk being written. */
     private record Pending(List<Future<?>> writes, int rows, List<PkValue> lastKey, long startedNanos) {
@@ -91,24 +109,34 @@ final class ChunkLoop {
     /** Copies chunks from {@code snapshot} after {@code lastKey}; true when the table is done. */
     private boolean copyFrom(SourceSnapshot snapshot, List<PkValue> lastKey)
             throws SQLException, ExecutionException, InterruptedException {
+        copy.timings().add("snapshot open to first chunk", snapshot.ageMillis() * 1_000_000);
         List<PkValue> read = lastKey;
-        Pending pending = null;
+        Deque<Pending> pending = new ArrayDeque<>();
+        lastFinishedNanos = -1;
         while (true) {
             long started = System.nanoTime();
             List<Object[]> rows = snapshot.chunk(shape, read, sizer.next());
-            if (pending != null) {
-                finish(pending);
-            }
+            copy.timings().since("read", started);
             if (rows.isEmpty()) {
+                finishAll(pending);
                 return true;
             }
             read = shape.keyOf(rows.get(rows.size() - 1));
-            pending = write(rows, read, started);
+            pending.addLast(write(rows, read, started));
+            while (pending.size() >= IN_FLIGHT) {
+                finish(pending.removeFirst());
+            }
             if (copy.cancelled() || snapshot.ageMillis() >= copy.settings().snapshotTime().toMillis()
                     || copy.throttledNow()) {
-                finish(pending);
+                finishAll(pending);
                 return false;
             }
+        }
+    }
+
+    private void finishAll(Deque<Pending> pending) throws ExecutionException, InterruptedException {
+        while (!pending.isEmpty()) {
+            finish(pending.removeFirst());
         }
     }
 
@@ -136,18 +164,30 @@ final class ChunkLoop {
             for (int lane = 0; lane < lanes.size() && lane * slice < part.size(); lane++) {
                 TargetWriter writer = lanes.get(lane);
                 List<Object[]> rowsOfLane = part.subList(lane * slice, Math.min(part.size(), (lane + 1) * slice));
-                writes.add(pool.submit(() -> {
-                    writer.write(shape, rowsOfLane);
-                    return null;
-                }));
+                CompletableFuture<Void> next = laneTails.getOrDefault(writer, CompletableFuture.completedFuture(null))
+                        .thenRunAsync(() -> writeLane(writer, rowsOfLane), pool);
+                laneTails.put(writer, next);
+                writes.add(next);
             }
         }
         return new Pending(writes, rows.size(), lastKey, started);
     }
 
+    private void writeLane(TargetWriter writer, List<Object[]> rows) {
+        long writing = System.nanoTime();
+        try {
+            writer.write(shape, rows);
+        } catch (SQLException e) {
+            throw new CompletionException(e);
+        }
+        copy.timings().since("write " + writer.target().name(), writing);
+    }
+
     private void finish(Pending pending) throws ExecutionException, InterruptedException {
+        long waiting = System.nanoTime();
         try {
             TableCopy.await(pending.writes());
+            copy.timings().since("wait for writes", waiting);
         } catch (ExecutionException e) {
             throw new CopyException(name + ": writing a chunk failed: " + e.getCause().getMessage(), e.getCause());
         }
@@ -155,6 +195,9 @@ final class ChunkLoop {
         copy.board().copied(pending.rows());
         copy.checkpoint(new CopyCheckpoint(name, pending.lastKey(), position, rowsCopied,
                 Math.max(rowsTotal, rowsCopied), false));
-        sizer.observe(pending.rows(), TableCopy.since(pending.startedNanos()));
+        // Chunks overlap: a chunk's time is the time since the last checkpoint (the copy's pace), or since its read began.
+        long now = System.nanoTime();
+        sizer.observe(pending.rows(), Duration.ofNanos(now - Math.max(lastFinishedNanos, pending.startedNanos())));
+        lastFinishedNanos = now;
     }
 }

@@ -177,22 +177,34 @@ public enum ColumnCodec {
         sql.append('\'');
     }
 
-    /** Quotes {@code text} with backslash escapes, for a session without {@code NO_BACKSLASH_ESCAPES}. */
+    /**
+     * Quotes {@code text} with backslash escapes, for a session without {@code NO_BACKSLASH_ESCAPES}; the runs between
+     * characters that need an escape are appended whole.
+     */
     static void appendQuoted(StringBuilder sql, CharSequence text) {
         sql.append('\'');
         int length = text.length();
+        int run = 0;
         for (int i = 0; i < length; i++) {
-            char c = text.charAt(i);
-            switch (c) {
-                case '\\' -> sql.append("\\\\");
-                case '\'' -> sql.append("\\'");
-                case 0 -> sql.append("\\0");
-                case '\n' -> sql.append("\\n");
-                case '\r' -> sql.append("\\r");
-                case 26 -> sql.append("\\Z");
-                default -> sql.append(c);
+            String escaped = escape(text.charAt(i));
+            if (escaped != null) {
+                sql.append(text, run, i).append(escaped);
+                run = i + 1;
             }
         }
-        sql.append('\'');
+        sql.append(text, run, length).append('\'');
+    }
+
+    /** The escape sequence of {@code c}; null when it goes as it is. */
+    private static String escape(char c) {
+        return switch (c) {
+            case '\\' -> "\\\\";
+            case '\'' -> "\\'";
+            case 0 -> "\\0";
+            case '\n' -> "\\n";
+            case '\r' -> "\\r";
+            case 26 -> "\\Z";
+            default -> null;
+        };
     }
 }

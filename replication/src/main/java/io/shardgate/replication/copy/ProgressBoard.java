@@ -19,9 +19,17 @@ final class ProgressBoard {
     private long copyingMillis;
     private long copyingSince = -1;
     private DoubleSupplier streamLag = () -> 0;
+    private final CopyTimings timings;
+    private long catchingUpSince = -1;
 
     ProgressBoard(Clock clock) {
+        this(clock, new CopyTimings());
+    }
+
+    /** Records each catch-up between chunks (from {@code COPYING} to {@code CATCHING_UP} and back) in {@code timings}. */
+    ProgressBoard(Clock clock, CopyTimings timings) {
         this.clock = clock;
+        this.timings = timings;
     }
 
     synchronized void table(CopyCheckpoint checkpoint) {
@@ -41,6 +49,13 @@ final class ProgressBoard {
         }
         if (next == CopyProgress.Phase.COPYING) {
             copyingSince = now;
+        }
+        if (phase == CopyProgress.Phase.CATCHING_UP && next == CopyProgress.Phase.COPYING && catchingUpSince >= 0) {
+            timings.add("catch-up", (now - catchingUpSince) * 1_000_000);
+            catchingUpSince = -1;
+        }
+        if (next == CopyProgress.Phase.CATCHING_UP && phase == CopyProgress.Phase.COPYING) {
+            catchingUpSince = now;
         }
         phase = next;
     }

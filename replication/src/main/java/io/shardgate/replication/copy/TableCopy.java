@@ -60,9 +60,12 @@ public final class TableCopy {
     private final StorageAdapters adapters;
     private final Consumer<String> notices;
     private final ProgressBoard board;
+    private final CopyTimings timings = new CopyTimings();
     private final Map<String, TableShape> shapes = new LinkedHashMap<>();
     private final Map<String, CopyCheckpoint> latest = new LinkedHashMap<>();
     private int chunkCap = Integer.MAX_VALUE;
+    private long throttleAskedNanos;
+    private boolean throttledAnswer;
     private volatile boolean cancelled;
 
     public TableCopy(ServerEndpoint source, List<CopyTable> tables, List<CopyTarget> targets, CopySettings settings,
@@ -76,7 +79,7 @@ public final class TableCopy {
         this.checkpoints = requireNonNull(checkpoints, "checkpoints is null");
         this.adapters = requireNonNull(adapters, "adapters is null");
         this.notices = requireNonNull(notices, "notices is null");
-        this.board = new ProgressBoard(Clock.systemUTC());
+        this.board = new ProgressBoard(Clock.systemUTC(), timings);
         if (this.tables.isEmpty() || this.targets.isEmpty()) {
             throw new IllegalArgumentException("a copy needs at least one table and one target");
         }
@@ -160,6 +163,7 @@ public final class TableCopy {
         } finally {
             writers.shutdownNow();
             connections.forEach(lanes -> lanes.forEach(TargetWriter::close));
+            notices.accept("copy timings: " + timings.summary());
         }
     }
 
@@ -249,6 +253,10 @@ public final class TableCopy {
         return board;
     }
 
+    CopyTimings timings() {
+        return timings;
+    }
+
     synchronized CopyCheckpoint latest(String table) {
         return latest.get(table);
     }
@@ -256,7 +264,9 @@ public final class TableCopy {
     synchronized void checkpoint(CopyCheckpoint checkpoint) {
         latest.put(checkpoint.table(), checkpoint);
         board.table(checkpoint);
+        long saving = System.nanoTime();
         checkpoints.accept(checkpoint);
+        timings.since("checkpoint", saving);
     }
 
     /** Per target, the scope of rows it holds now: finished tables whole, started ones up to their last key. */
@@ -295,13 +305,26 @@ public final class TableCopy {
                 return true;
             }
             board.throttled(reason.get());
+            long pausing = System.nanoTime();
             Thread.sleep(settings.throttlePause().toMillis());
+            timings.since("throttled", pausing);
         }
         return false;
     }
 
+    /**
+     * Whether the throttle holds the copy now; asked at most once per {@link CopySettings#throttlePause()} (each ask may
+     * open connections to the source and its replicas), the last answer in between. Copying thread only.
+     */
     boolean throttledNow() {
-        return throttle.reason().isPresent();
+        long asking = System.nanoTime();
+        if (throttleAskedNanos != 0 && asking - throttleAskedNanos < settings.throttlePause().toNanos()) {
+            return throttledAnswer;
+        }
+        throttledAnswer = throttle.reason().isPresent();
+        throttleAskedNanos = System.nanoTime();
+        timings.since("throttle check", asking);
+        return throttledAnswer;
     }
 
     static Duration since(long startNanos) {

@@ -63,4 +63,12 @@ class ColumnCodecTest {
         assertThat(ColumnCodec.NUMBER.selectExpression("`d`")).isEqualTo("`d`");
         assertThat(ColumnCodec.OTHER_TEXT.selectExpression("`l`")).as("no conversion to utf8mb4").isEqualTo("CAST(`l` AS BINARY)");
     }
+
+    @Test
+    void quotesEverySpecialCharacterAndTheRunsBetweenThem() {
+        assertThat(literal(ColumnCodec.UTF8_TEXT, "\\'\0\n\r\u001A")).isEqualTo("'\\\\\\'\\0\\n\\r\\Z'");
+        assertThat(literal(ColumnCodec.UTF8_TEXT, "ab\ncd'ef")).isEqualTo("'ab\\ncd\\'ef'");
+        assertThat(literal(ColumnCodec.UTF8_TEXT, "'start and end'")).isEqualTo("'\\'start and end\\''");
+        assertThat(literal(ColumnCodec.UTF8_TEXT, "81237-12-3")).isEqualTo("'81237-12-3'");
+    }
 }

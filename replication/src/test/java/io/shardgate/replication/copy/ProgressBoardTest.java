@@ -81,4 +81,23 @@ class ProgressBoardTest {
         board.phase(CopyProgress.Phase.STREAMING);
         assertThat(board.snapshot().streamLagSeconds()).isEqualTo(0.7);
     }
+
+    @Test
+    void timesEachCatchUpBetweenChunks() {
+        ManualClock clock = new ManualClock();
+        CopyTimings timings = new CopyTimings();
+        ProgressBoard board = new ProgressBoard(clock, timings);
+        board.phase(CopyProgress.Phase.COPYING);
+        clock.advance(Duration.ofSeconds(5));
+        board.phase(CopyProgress.Phase.CATCHING_UP);
+        clock.advance(Duration.ofMillis(1_400));
+        board.phase(CopyProgress.Phase.COPYING);
+        clock.advance(Duration.ofSeconds(5));
+        board.phase(CopyProgress.Phase.CATCHING_UP);
+        clock.advance(Duration.ofSeconds(3));
+        board.phase(CopyProgress.Phase.STREAMING);
+
+        assertThat(timings.count("catch-up")).isEqualTo(1);
+        assertThat(timings.nanos("catch-up")).isEqualTo(1_400_000_000L);
+    }
 }
