@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * {@code sysbench oltp_read_write} through one proxy in the background, for as long as the bench needs it: it runs with
  * {@code --time} far beyond the bench and a report every second, and is stopped with SIGTERM, so its totals come from
  * those per-second lines ({@code tps}, {@code err/s}). sysbench ignores the errors it documents as retryable
- * ({@code --mysql-ignore-errs}, by default 1213 deadlock, 1020 record changed, 1205 lock wait timeout) and counts them in
+ * ({@code --mysql-ignore-errors}, by default 1213 deadlock, 1020 record changed, 1205 lock wait timeout) and counts them in
  * {@code err/s} (with {@code --skip_trx} also 1062, see {@link #start}); any other error ends it, which {@link #stop} reports.
  */
 final class SysbenchLoad implements AutoCloseable {
@@ -61,7 +61,7 @@ final class SysbenchLoad implements AutoCloseable {
             // In autocommit two threads can delete the same id and both insert it again: the second insert fails with
             // 1062 on any server (a transaction's row lock would have ordered them). Counted like the retryable ones.
             command.add("--skip_trx=on");
-            command.add("--mysql-ignore-errs=1213,1020,1205,1062");
+            command.add("--mysql-ignore-errors=1213,1020,1205,1062");
         }
         command.add("run");
         Path log = dir.resolve(name + ".log");
