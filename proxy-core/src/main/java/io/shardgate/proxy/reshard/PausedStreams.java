@@ -26,6 +26,7 @@ import static java.util.Objects.requireNonNull;
  * shows them). The targets then hold what the source held at G, while the source goes on taking writes.
  */
 final class PausedStreams implements DiffPoints, AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(PausedStreams.class.getName());
     /** Snapshot connections per target: the diff reads a chunk's part of a target over each at once. */
     static final int TARGET_LANES = 2;
     private final TableCopy copy;
@@ -88,13 +89,17 @@ final class PausedStreams implements DiffPoints, AutoCloseable {
     public synchronized MatchedSnapshots open() throws SQLException {
         List<Connection> opened = new ArrayList<>();
         try {
+            long began = System.nanoTime();
             streams.stop();
+            long stopped = System.nanoTime();
             Map<String, MariaDbGtidPosition> applied = applied();
             Connection sourceConnection = source.connect();
             opened.add(sourceConnection);
             SnapshotPoint point = SnapshotGtid.begin(sourceConnection);
             MariaDbGtidPosition position = point.position();
+            long snapshot = System.nanoTime();
             copy.catchUpTo(applied, position);
+            long caughtUp = System.nanoTime();
             List<List<Connection>> targetConnections = new ArrayList<>();
             for (CopyTarget target : targets) {
                 List<Connection> lanes = new ArrayList<>(); // while its stream stands, each of a target's snapshots sees G
@@ -106,7 +111,13 @@ final class PausedStreams implements DiffPoints, AutoCloseable {
                 }
                 targetConnections.add(List.copyOf(lanes));
             }
+            long targetsOpened = System.nanoTime();
             start(point);
+            LOG.log(System.Logger.Level.INFO, String.format(java.util.Locale.ROOT, "matched snapshots at %s in %.2f s: streams"
+                    + " stopped %.2f s, source snapshot %.2f s, targets caught up %.2f s, target snapshots %.2f s, streams"
+                    + " started %.2f s", point, seconds(began, System.nanoTime()), seconds(began, stopped),
+                    seconds(stopped, snapshot), seconds(snapshot, caughtUp), seconds(caughtUp, targetsOpened),
+                    seconds(targetsOpened, System.nanoTime())));
             return new Matched(sourceConnection, List.copyOf(targetConnections), position);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -119,6 +130,10 @@ final class PausedStreams implements DiffPoints, AutoCloseable {
             }
             throw e;
         }
+    }
+
+    private static double seconds(long from, long to) {
+        return (to - from) / 1e9;
     }
 
     private static void closeAll(List<Connection> connections) {

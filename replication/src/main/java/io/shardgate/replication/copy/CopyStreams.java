@@ -66,6 +66,15 @@ public final class CopyStreams implements AutoCloseable {
     static void catchUp(ServerEndpoint source, List<CopyTarget> targets, Map<String, TableShape> shapes,
                         Map<String, CatchUpScope> scopes, SnapshotPoint from, MariaDbGtidPosition until,
                         int workers, Consumer<String> notices) throws InterruptedException {
+        Map<String, SnapshotPoint> each = new java.util.HashMap<>();
+        targets.forEach(target -> each.put(target.name(), from));
+        catchUpEach(source, targets, shapes, scopes, each, until, workers, notices);
+    }
+
+    /** {@link #catchUp} with each target from its own entry of {@code from} (null: its stored watermark), all in parallel. */
+    static void catchUpEach(ServerEndpoint source, List<CopyTarget> targets, Map<String, TableShape> shapes,
+                            Map<String, CatchUpScope> scopes, Map<String, SnapshotPoint> from, MariaDbGtidPosition until,
+                            int workers, Consumer<String> notices) throws InterruptedException {
         for (int attempt = 1; ; attempt++) {
             try {
                 catchUpOnce(source, targets, shapes, scopes, from, until, workers, notices);
@@ -81,19 +90,20 @@ public final class CopyStreams implements AutoCloseable {
     }
 
     private static void catchUpOnce(ServerEndpoint source, List<CopyTarget> targets, Map<String, TableShape> shapes,
-                                    Map<String, CatchUpScope> scopes, SnapshotPoint from,
+                                    Map<String, CatchUpScope> scopes, Map<String, SnapshotPoint> from,
                                     MariaDbGtidPosition until, int workers, Consumer<String> notices)
             throws InterruptedException {
         Map<String, ChangeStream> streams = new LinkedHashMap<>();
         for (CopyTarget target : targets) {
-            streams.put(target.name(), stream(source, target, shapes, scopes.get(target.name()), from, until, workers,
-                    notices));
+            streams.put(target.name(), stream(source, target, shapes, scopes.get(target.name()), from.get(target.name()),
+                    until, workers, notices));
         }
         try (CopyStreams running = launch(streams)) {
             running.join();
             Throwable failed = running.failure.get();
             if (failed != null) {
-                throw new CopyException("catching up from " + from + " to " + until + " failed: " + failed.getMessage(),
+                throw new CopyException("catching up from " + new java.util.TreeMap<>(from) + " to " + until + " failed: "
+                        + failed.getMessage(),
                         failed);
             }
         }

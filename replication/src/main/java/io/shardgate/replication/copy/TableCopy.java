@@ -200,19 +200,23 @@ public final class TableCopy {
 
     /**
      * Brings every target to exactly {@code until}, each from its position in {@code from} (target name to the
-     * source position it has applied; its streams stopped first): a diff then reads the targets and the source at
-     * the same position.
+     * source position it has applied; its streams stopped first), the targets in parallel: a diff then reads the
+     * targets and the source at the same position.
      */
     public void catchUpTo(Map<String, MariaDbGtidPosition> from, MariaDbGtidPosition until) throws InterruptedException {
         readShapes();
+        List<CopyTarget> behind = new ArrayList<>();
+        Map<String, SnapshotPoint> starts = new java.util.HashMap<>();
         for (CopyTarget target : targets) {
             MariaDbGtidPosition start = from.get(target.name());
-            if (start != null && start.hasReached(until)) {
-                continue;
+            if (start == null || !start.hasReached(until)) {
+                behind.add(target);
+                // From its watermark: everything before it is done, XA transactions included (a prepare holds it back).
+                starts.put(target.name(), start == null ? null : SnapshotPoint.at(start));
             }
-            // From its watermark: everything before it is done, XA transactions included (a prepare holds it back).
-            CopyStreams.catchUp(source, List.of(target), shapes, unbounded(), start == null ? null : SnapshotPoint.at(start),
-                    until, settings.streamWorkers(), notices);
+        }
+        if (!behind.isEmpty()) {
+            CopyStreams.catchUpEach(source, behind, shapes, unbounded(), starts, until, settings.streamWorkers(), notices);
         }
     }
 
