@@ -16,7 +16,8 @@ import static java.util.Objects.requireNonNull;
  * One session's writes as {@link WriteHolds} counts them. An autocommit write counts on its shards while it runs; a
  * write inside a transaction counts on each shard from the transaction's first write there until the transaction
  * ends, since its changes reach the server's binlog only at commit. A write whose shards include a held one it does
- * not count on already waits instead (the caller plans it again once the hold is lifted).
+ * not count on already waits instead (the caller plans it again once the hold is lifted), unless its transaction
+ * already counts on a shard of the same hold ({@link WriteHolds#sameHold}): that hold waits for it anyway.
  */
 final class SessionWrites {
     /** What {@link #admit} decided: run (counting on {@code counted} for the statement), or wait for {@code lifted}. */
@@ -101,7 +102,7 @@ final class SessionWrites {
             return Admission.NOTHING;
         }
         holds.enter(fresh); // before looking at the holds: a hold published after this waits for us
-        if (holds.heldAmong(fresh) != null) {
+        if (holds.heldAmong(fresh) != null && !(transactional && holds.sameHold(inTransaction, fresh))) {
             holds.exit(fresh);
             return new Admission(Set.of(), holds.whenLifted(fresh));
         }

@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -93,6 +94,33 @@ public final class WriteHolds {
             }
         }
         return null;
+    }
+
+    /**
+     * Whether every held shard among {@code wanted} is held for a job that also holds one of {@code counted}, the
+     * shards a transaction under way already counts on: the drain of that hold waits for the transaction to end, so the
+     * transaction's writes to the hold's other shards must go on, or the hold would wait for it while it waits for the
+     * hold (a reverse holds every target at once, and a transaction may span two of them).
+     */
+    public boolean sameHold(Collection<String> counted, Collection<String> wanted) {
+        Map<String, Held> now = held;
+        Set<String> jobs = new HashSet<>();
+        for (String shard : counted) {
+            Held hold = now.get(shard);
+            if (hold != null) {
+                jobs.add(hold.job());
+            }
+        }
+        if (jobs.isEmpty()) {
+            return false;
+        }
+        for (String shard : wanted) {
+            Held hold = now.get(shard);
+            if (hold != null && !jobs.contains(hold.job())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -118,4 +118,15 @@ class WriteHoldsTest {
         holds.exit(List.of("s1"));
         assertThat(drained).isCompleted();
     }
+
+    @Test
+    void aTransactionUnderWayOnAHeldShardMayWriteToTheSameHoldsOtherShardsOnly() {
+        WriteHolds holds = holds(10);
+        holds.set(Map.of("s2", new WriteHolds.Held("job-1", 60_000), "s3", new WriteHolds.Held("job-1", 60_000),
+                "s5", new WriteHolds.Held("job-2", 60_000)));
+        assertThat(holds.sameHold(List.of("s2"), List.of("s3", "s0"))).as("s3 is held with s2").isTrue();
+        assertThat(holds.sameHold(List.of("s2"), List.of("s3", "s5"))).as("s5 is another job's").isFalse();
+        assertThat(holds.sameHold(List.of("s0"), List.of("s3"))).as("a transaction on no held shard waits").isFalse();
+        assertThat(holds.sameHold(List.of(), List.of("s3"))).isFalse();
+    }
 }
