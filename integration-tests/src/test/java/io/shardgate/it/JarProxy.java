@@ -89,6 +89,9 @@ final class JarProxy implements AutoCloseable {
             Path config = LOGS.resolve(name + ".yaml");
             Path log = LOGS.resolve(name + ".log");
             Files.writeString(config, yaml);
+            // A file-store proxy keeps its jobs next to its config: one left by an earlier build's proxy of this name is
+            // not this one's (a failed run left a job there, which the next run's proxy took up).
+            Files.deleteIfExists(LOGS.resolve(name + ".jobs.json"));
             List<String> command = new ArrayList<>();
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             // The proxy turns Netty's leak detection off unless asked; the tests ask, as before.
