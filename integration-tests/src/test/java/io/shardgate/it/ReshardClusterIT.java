@@ -491,11 +491,6 @@ class ReshardClusterIT {
     }
 
     private static long idIn(String range, long from) {
-        io.shardgate.router.shard.KeyRange keys = io.shardgate.router.shard.KeyRange.parse(range);
-        long id = from;
-        while (!keys.contains(ReshardIT.keyspaceId(id))) {
-            id++;
-        }
-        return id;
+        return ReshardIT.idIn(range, from);
     }
 }

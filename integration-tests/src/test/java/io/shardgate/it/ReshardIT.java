@@ -63,6 +63,16 @@ class ReshardIT {
         return proxy.connect();
     }
 
+    /** The first id from {@code from} on whose keyspace id {@code range} holds. */
+    static long idIn(String range, long from) {
+        io.shardgate.router.shard.KeyRange keys = io.shardgate.router.shard.KeyRange.parse(range);
+        long id = from;
+        while (!keys.contains(keyspaceId(id))) {
+            id++;
+        }
+        return id;
+    }
+
     static long keyspaceId(long id) {
         return XxHash64.hash(Long.toString(id).getBytes(StandardCharsets.US_ASCII));
     }
@@ -140,7 +150,28 @@ class ReshardIT {
             // Reverse: the reverse streams kept s1 current with what the targets took; the keys go back to it.
             long switched = client.writes.get();
             Await.until("the client writes on the targets", Duration.ofSeconds(20), () -> client.writes.get() > switched + 200);
-            assertThat(jobs.act(id, "reverse")).isEqualTo(200);
+            // A transaction that wrote to one target before the reverse's hold writes to the other once the hold is in
+            // force: the hold's drain waits for this transaction, so its write must not wait for the hold.
+            long onS2 = idIn("80-c0", 90_000_000L);
+            long onS3 = idIn("c0-", 90_000_000L);
+            try (Connection open = connect(); Statement statement = open.createStatement()) {
+                open.setAutoCommit(false);
+                statement.executeUpdate("INSERT INTO shop.customers VALUES (" + onS2 + ", 'span', 1)");
+                assertThat(jobs.act(id, "reverse")).isEqualTo(200);
+                Await.until("the reverse holds the targets' writes here", Duration.ofSeconds(30), () -> {
+                    JsonNode topology = admin.get("/api/v1/topology").json();
+                    return topology.path("document").path("write_holds").size() > 0
+                            && topology.path("applied_version").asLong() == topology.path("version").asLong();
+                });
+                long asked = System.nanoTime();
+                statement.executeUpdate("INSERT INTO shop.customers VALUES (" + onS3 + ", 'span', 1)");
+                long tookMillis = (System.nanoTime() - asked) / 1_000_000;
+                open.commit();
+                System.out.printf("[reshard] a write to s3 in a transaction on s2, under the reverse's hold: %d ms%n", tookMillis);
+                assertThat(tookMillis).as("it did not wait for the hold").isLessThan(1_000);
+            }
+            client.model.put(onS2, 1);
+            client.model.put(onS3, 1);
             jobs.await(id, "reversed", Duration.ofMinutes(1));
             long reversed = client.writes.get();
             Await.until("the client writes on after the reverse", Duration.ofSeconds(20), () -> client.writes.get() > reversed + 200);
