@@ -88,34 +88,43 @@ final class PausedStreams implements DiffPoints, AutoCloseable {
     @Override
     public synchronized MatchedSnapshots open() throws SQLException {
         List<Connection> opened = new ArrayList<>();
+        boolean paused = false;
         try {
             long began = System.nanoTime();
-            streams.stop();
-            long stopped = System.nanoTime();
-            Map<String, MariaDbGtidPosition> applied = applied();
+            // Connected while the streams still run: connecting is most of what opening the targets' snapshots costs.
             Connection sourceConnection = source.connect();
             opened.add(sourceConnection);
+            List<List<Connection>> targetConnections = new ArrayList<>();
+            for (CopyTarget target : targets) {
+                List<Connection> lanes = new ArrayList<>();
+                for (int lane = 0; lane < TARGET_LANES; lane++) {
+                    Connection connection = target.endpoint().connect();
+                    opened.add(connection);
+                    lanes.add(connection);
+                }
+                targetConnections.add(List.copyOf(lanes));
+            }
+            long connected = System.nanoTime();
+            streams.stop();
+            paused = true;
+            long stopped = System.nanoTime();
+            Map<String, MariaDbGtidPosition> applied = applied();
             SnapshotPoint point = SnapshotGtid.begin(sourceConnection);
             MariaDbGtidPosition position = point.position();
             long snapshot = System.nanoTime();
             copy.catchUpTo(applied, position);
             long caughtUp = System.nanoTime();
-            List<List<Connection>> targetConnections = new ArrayList<>();
-            for (CopyTarget target : targets) {
-                List<Connection> lanes = new ArrayList<>(); // while its stream stands, each of a target's snapshots sees G
-                for (int lane = 0; lane < TARGET_LANES; lane++) {
-                    Connection connection = target.endpoint().connect();
-                    opened.add(connection);
-                    SnapshotGtid.beginSnapshot(connection);
-                    lanes.add(connection);
+            for (List<Connection> lanes : targetConnections) {
+                for (Connection connection : lanes) {
+                    SnapshotGtid.beginSnapshot(connection); // while its stream stands, each of a target's snapshots sees G
                 }
-                targetConnections.add(List.copyOf(lanes));
             }
             long targetsOpened = System.nanoTime();
             start(point);
-            LOG.log(System.Logger.Level.INFO, String.format(java.util.Locale.ROOT, "matched snapshots at %s in %.2f s: streams"
-                    + " stopped %.2f s, source snapshot %.2f s, targets caught up %.2f s, target snapshots %.2f s, streams"
-                    + " started %.2f s", point, seconds(began, System.nanoTime()), seconds(began, stopped),
+            LOG.log(System.Logger.Level.INFO, String.format(java.util.Locale.ROOT, "matched snapshots at %s in %.2f s: connected"
+                    + " %.2f s, streams stopped %.2f s, source snapshot %.2f s, targets caught up %.2f s, target snapshots"
+                    + " %.2f s, streams started %.2f s", point, seconds(began, System.nanoTime()), seconds(began, connected),
+                    seconds(connected, stopped),
                     seconds(stopped, snapshot), seconds(snapshot, caughtUp), seconds(caughtUp, targetsOpened),
                     seconds(targetsOpened, System.nanoTime())));
             return new Matched(sourceConnection, List.copyOf(targetConnections), position);
@@ -125,7 +134,7 @@ final class PausedStreams implements DiffPoints, AutoCloseable {
             throw new SQLException("interrupted while pausing the streams for the diff", e);
         } catch (SQLException | RuntimeException e) {
             closeAll(opened);
-            if (streams.failure() == null) {
+            if (paused && streams.failure() == null) {
                 start(startedAt); // each target from where it stood; what it applied is skipped by its watermark
             }
             throw e;
