@@ -331,10 +331,6 @@ public final class TableCopy {
         return throttledAnswer;
     }
 
-    static Duration since(long startNanos) {
-        return Duration.ofNanos(System.nanoTime() - startNanos);
-    }
-
     static void await(List<Future<?>> futures) throws ExecutionException, InterruptedException {
         for (Future<?> future : futures) {
             future.get();
