@@ -8,7 +8,6 @@ import io.shardgate.storage.capability.EngineCapabilities;
 
 import java.sql.SQLException;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
