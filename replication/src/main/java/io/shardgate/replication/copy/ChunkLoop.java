@@ -19,16 +19,16 @@ import java.util.concurrent.Future;
 /**
  * One table's copy within a {@link TableCopy}: snapshots, catch-ups and chunks until the table is
  * done, the copy is cancelled, or an error ends it. The next chunk is read while the last one is
- * being written, and handed to the write lanes before the last one's checkpoint: each lane (one
- * connection to a target) writes its slices of the chunks in order, so a lane that is done with a
- * chunk goes on with the next one at once, even while another target still writes the last, and no
- * lane waits for a checkpoint or a read. At most {@link #IN_FLIGHT} chunks are being written; a
- * chunk's checkpoint is handed on, in key order, once every target committed it and every chunk
- * before it.
+ * being written; each lane (one connection to a target) writes its slices of the chunks in order.
+ * At most {@link #IN_FLIGHT} chunks are being written; a chunk's checkpoint is handed on, in key
+ * order, once every target committed it and every chunk before it.
  */
 final class ChunkLoop {
-    /** Chunks handed to the write lanes and not yet checkpointed, at most; the next one is read meanwhile. */
-    static final int IN_FLIGHT = 2;
+    /**
+     * Chunks handed to the write lanes and not yet checkpointed, at most; the next one is read meanwhile. One, so that a
+     * copy resumed after its runner died re-copies at most one chunk (the rows written after the last checkpoint).
+     */
+    static final int IN_FLIGHT = 1;
     private final TableCopy copy;
     private final TableShape shape;
     /** Per target, its connections; the first one also deletes. */
@@ -122,10 +122,10 @@ final class ChunkLoop {
                 return true;
             }
             read = shape.keyOf(rows.get(rows.size() - 1));
-            pending.addLast(write(rows, read, started));
             while (pending.size() >= IN_FLIGHT) {
-                finish(pending.removeFirst());
+                finish(pending.removeFirst()); // checkpointed before the next chunk is written: a resume re-copies at most one
             }
+            pending.addLast(write(rows, read, started));
             if (copy.cancelled() || snapshot.ageMillis() >= copy.settings().snapshotTime().toMillis()
                     || copy.throttledNow()) {
                 finishAll(pending);
